@@ -1,0 +1,718 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fwq: a private, self-contained clone of the kernel workqueue.
+ *
+ * This header is the public API of fwq.ko. It mirrors <linux/workqueue.h>
+ * with an fwq_ prefix and distinct types, so that a kernel work_struct can
+ * never be handed to fwq (or the other way round) without a compile error.
+ *
+ * Every design from the seed patch series is a per-workqueue choice, made
+ * when the workqueue is created (struct fwq_variant). Workqueues with
+ * different variants never share a worker pool, so several variants can run
+ * side by side in one boot.
+ */
+#ifndef _FWQ_FWQ_H
+#define _FWQ_FWQ_H
+
+#include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/cpumask.h>
+#include <linux/list.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+
+struct fwq_work;
+struct fwq_workqueue;
+
+/**
+ * typedef fwq_work_func_t - function run by an fwq work item
+ * @work: the work item being executed
+ */
+typedef void (*fwq_work_func_t)(struct fwq_work *work);
+
+/*
+ * Layout of fwq_work->data (64-bit). While the item is queued (PWQ set) the
+ * high bits hold a pool_workqueue pointer and a flush colour. Off queue they
+ * hold the id of the pool that last ran the item and a disable depth.
+ * The layout is fwq's own and differs from the 6.1 kernel's work_struct.
+ */
+enum {
+	FWQ_WORK_STRUCT_PENDING_BIT	= 0,	/* work item is pending execution */
+	FWQ_WORK_STRUCT_INACTIVE_BIT	= 1,	/* on inactive list, or barrier */
+	FWQ_WORK_STRUCT_PWQ_BIT		= 2,	/* data points to a pwq */
+	FWQ_WORK_STRUCT_LINKED_BIT	= 3,	/* next work is linked to this one */
+	FWQ_WORK_STRUCT_FLAG_BITS	= 4,
+
+	FWQ_WORK_STRUCT_COLOR_SHIFT	= FWQ_WORK_STRUCT_FLAG_BITS,
+	FWQ_WORK_STRUCT_COLOR_BITS	= 4,
+	FWQ_WORK_NR_COLORS		= 1 << FWQ_WORK_STRUCT_COLOR_BITS,
+
+	/* pwqs are aligned to 1 << FWQ_WORK_STRUCT_PWQ_SHIFT bytes */
+	FWQ_WORK_STRUCT_PWQ_SHIFT	= 8,
+
+	/* off-queue data: [pool id | disable depth | flags] */
+	FWQ_WORK_OFFQ_FLAG_SHIFT	= FWQ_WORK_STRUCT_FLAG_BITS,
+	FWQ_WORK_OFFQ_DISABLE_SHIFT	= FWQ_WORK_OFFQ_FLAG_SHIFT + 1,
+	FWQ_WORK_OFFQ_DISABLE_BITS	= 16,
+	FWQ_WORK_OFFQ_POOL_SHIFT	= FWQ_WORK_OFFQ_DISABLE_SHIFT +
+					  FWQ_WORK_OFFQ_DISABLE_BITS,
+	FWQ_WORK_OFFQ_POOL_BITS		= 31,
+};
+
+#define FWQ_WORK_STRUCT_PENDING	BIT(FWQ_WORK_STRUCT_PENDING_BIT)
+#define FWQ_WORK_STRUCT_INACTIVE BIT(FWQ_WORK_STRUCT_INACTIVE_BIT)
+#define FWQ_WORK_STRUCT_PWQ	BIT(FWQ_WORK_STRUCT_PWQ_BIT)
+#define FWQ_WORK_STRUCT_LINKED	BIT(FWQ_WORK_STRUCT_LINKED_BIT)
+#define FWQ_WORK_OFFQ_POOL_NONE	((1UL << FWQ_WORK_OFFQ_POOL_BITS) - 1)
+#define FWQ_WORK_DATA_INIT_VAL	(FWQ_WORK_OFFQ_POOL_NONE << FWQ_WORK_OFFQ_POOL_SHIFT)
+
+/* Queue on no particular CPU: the local CPU's pod picks the pwq. */
+#define FWQ_CPU_UNBOUND		NR_CPUS
+
+/**
+ * struct fwq_work - an fwq work item
+ * @data: pending bit, pwq pointer or off-queue pool id; see the layout above
+ * @entry: link on a worklist, an inactive list or a worker's scheduled list
+ * @func: the function to run
+ *
+ * Initialize with FWQ_INIT_WORK() or FWQ_DECLARE_WORK(). Users must not touch
+ * the fields directly.
+ */
+struct fwq_work {
+	atomic_long_t data;
+	struct list_head entry;
+	fwq_work_func_t func;
+};
+
+/**
+ * struct fwq_delayed_work - an fwq work item queued after a delay
+ * @work: the work item
+ * @timer: the timer that queues @work when it expires
+ * @wq: the workqueue @work is queued to when @timer fires
+ * @cpu: the target CPU, or FWQ_CPU_UNBOUND
+ */
+struct fwq_delayed_work {
+	struct fwq_work work;
+	struct timer_list timer;
+	struct fwq_workqueue *wq;
+	int cpu;
+};
+
+void fwq_delayed_work_timer_fn(struct timer_list *t);
+
+#define __FWQ_WORK_INITIALIZER(n, f) {					\
+	.data = ATOMIC_LONG_INIT(FWQ_WORK_DATA_INIT_VAL),		\
+	.entry = LIST_HEAD_INIT((n).entry),				\
+	.func = (f),							\
+}
+
+#define __FWQ_DELAYED_WORK_INITIALIZER(n, f) {				\
+	.work = __FWQ_WORK_INITIALIZER((n).work, (f)),			\
+	.timer = __TIMER_INITIALIZER(fwq_delayed_work_timer_fn,	\
+				     TIMER_IRQSAFE),			\
+}
+
+/**
+ * FWQ_DECLARE_WORK - define and initialize a static fwq work item
+ * @n: name of the variable
+ * @f: function to run
+ */
+#define FWQ_DECLARE_WORK(n, f)						\
+	struct fwq_work n = __FWQ_WORK_INITIALIZER(n, f)
+
+/**
+ * FWQ_DECLARE_DELAYED_WORK - define and initialize a static delayed work item
+ * @n: name of the variable
+ * @f: function to run
+ */
+#define FWQ_DECLARE_DELAYED_WORK(n, f)					\
+	struct fwq_delayed_work n = __FWQ_DELAYED_WORK_INITIALIZER(n, f)
+
+/**
+ * FWQ_INIT_WORK - initialize an fwq work item at run time
+ * @_work: the struct fwq_work to initialize
+ * @_func: the function it runs
+ */
+#define FWQ_INIT_WORK(_work, _func)					\
+	do {								\
+		atomic_long_set(&(_work)->data, FWQ_WORK_DATA_INIT_VAL); \
+		INIT_LIST_HEAD(&(_work)->entry);			\
+		(_work)->func = (_func);				\
+	} while (0)
+
+/**
+ * FWQ_INIT_DELAYED_WORK - initialize an fwq delayed work item at run time
+ * @_dwork: the struct fwq_delayed_work to initialize
+ * @_func: the function it runs
+ */
+#define FWQ_INIT_DELAYED_WORK(_dwork, _func)				\
+	do {								\
+		FWQ_INIT_WORK(&(_dwork)->work, (_func));		\
+		timer_setup(&(_dwork)->timer, fwq_delayed_work_timer_fn, \
+			    TIMER_IRQSAFE);				\
+	} while (0)
+
+/**
+ * to_fwq_delayed_work - the delayed work item that contains @work
+ * @work: the embedded work item
+ */
+static inline struct fwq_delayed_work *to_fwq_delayed_work(struct fwq_work *work)
+{
+	return container_of(work, struct fwq_delayed_work, work);
+}
+
+/**
+ * fwq_work_pending - is a work item pending (queued or on a timer)?
+ * @work: the work item
+ */
+static inline bool fwq_work_pending(struct fwq_work *work)
+{
+	return test_bit(FWQ_WORK_STRUCT_PENDING_BIT,
+			(unsigned long *)&work->data);
+}
+
+/**
+ * fwq_delayed_work_pending - is a delayed work item pending?
+ * @dwork: the delayed work item
+ */
+static inline bool fwq_delayed_work_pending(struct fwq_delayed_work *dwork)
+{
+	return fwq_work_pending(&dwork->work);
+}
+
+/* Workqueue flags, for fwq_alloc_workqueue(). */
+enum {
+	FWQ_UNBOUND		= 1 << 1,	/* not bound to any CPU */
+	FWQ_MEM_RECLAIM		= 1 << 3,	/* has a rescuer */
+	FWQ_HIGHPRI		= 1 << 4,	/* high priority (nice -20) */
+	FWQ_CPU_INTENSIVE	= 1 << 5,	/* not concurrency managed */
+	FWQ_PERCPU		= 1 << 8,	/* explicitly per-CPU */
+
+	__FWQ_ORDERED		= 1 << 17,	/* internal: ordered workqueue */
+
+	FWQ_MAX_ACTIVE		= 2048,
+	FWQ_DFL_ACTIVE		= FWQ_MAX_ACTIVE / 2,
+	FWQ_NAME_LEN		= 32,
+};
+
+/**
+ * enum fwq_wake - where the worker wakeup is issued (seed series 1)
+ * @FWQ_WAKE_LOCKED: wake_up_process() under pool->lock, as before the series
+ * @FWQ_WAKE_WAKEQ: v2: the worker goes on a private wake queue holding a task
+ *	reference and is woken after pool->lock is dropped
+ * @FWQ_WAKE_CLAIM: v5, as merged: the worker is claimed under pool->lock and
+ *	woken with wake_up_process() after the unlock
+ * @FWQ_WAKE_NR: number of wake variants
+ *
+ * The choice applies to the enqueue path and to the chain kick in
+ * process_one_work alike.
+ */
+enum fwq_wake {
+	FWQ_WAKE_LOCKED,
+	FWQ_WAKE_WAKEQ,
+	FWQ_WAKE_CLAIM,
+	FWQ_WAKE_NR,
+};
+
+/**
+ * enum fwq_kicked - where a kicked, not yet running worker is parked
+ * @FWQ_KICKED_OFF: it stays on the idle list, within reach of the idle cull
+ * @FWQ_KICKED_ON: it moves to pool->kicked_list, out of the cull's reach
+ *	(seed series 1, v2 patch 1/4)
+ * @FWQ_KICKED_NR: number of kicked_list variants
+ */
+enum fwq_kicked {
+	FWQ_KICKED_OFF,
+	FWQ_KICKED_ON,
+	FWQ_KICKED_NR,
+};
+
+/**
+ * enum fwq_flush - how flush_workqueue walks the pool workqueues
+ * @FWQ_FLUSH_EACH: lock and unlock every pwq's pool, as before 6.13
+ * @FWQ_FLUSH_COALESCE: cycle the pool lock only when the pool changes
+ *	(85f0d8e39aff)
+ * @FWQ_FLUSH_ACTIVE: visit only the pwqs active since the last flush,
+ *	through per-node lists with a per-node colour mirror (seed series 2)
+ * @FWQ_FLUSH_NR: number of flush variants
+ */
+enum fwq_flush {
+	FWQ_FLUSH_EACH,
+	FWQ_FLUSH_COALESCE,
+	FWQ_FLUSH_ACTIVE,
+	FWQ_FLUSH_NR,
+};
+
+/**
+ * struct fwq_variant - the locking design a workqueue uses
+ * @wake: where worker wakeups are issued
+ * @kicked: whether kicked workers are parked on the kicked list
+ * @flush: how flushes walk the pwqs
+ *
+ * Fixed when the workqueue is created. The module parameters wake,
+ * kicked_list and flush give the defaults.
+ */
+struct fwq_variant {
+	enum fwq_wake wake;
+	enum fwq_kicked kicked;
+	enum fwq_flush flush;
+};
+
+/**
+ * fwq_default_variant - the variant given by the module parameters
+ * @v: filled in
+ */
+void fwq_default_variant(struct fwq_variant *v);
+
+/**
+ * fwq_variant_parse - parse a variant string
+ * @s: "wake=<locked|wakeq|claim>,kicked_list=<on|off>,flush=<each|coalesce|active>";
+ *	any subset, in any order, separated by commas or spaces
+ * @v: updated with the keys present in @s; unchanged on error
+ *
+ * Return: 0, or -EINVAL for an unknown key or value.
+ */
+int fwq_variant_parse(const char *s, struct fwq_variant *v);
+
+/**
+ * fwq_variant_str - format a variant
+ * @v: the variant
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Return: the number of characters written, as snprintf().
+ */
+int fwq_variant_str(const struct fwq_variant *v, char *buf, size_t len);
+
+/* Name strings for each axis, indexed by the enum value. */
+const char *fwq_wake_name(enum fwq_wake w);
+const char *fwq_kicked_name(enum fwq_kicked k);
+const char *fwq_flush_name(enum fwq_flush f);
+
+/**
+ * enum fwq_affn_scope - affinity scope of an unbound workqueue
+ * @FWQ_AFFN_DFL: use the default_affinity_scope module parameter
+ * @FWQ_AFFN_CPU: one pod per CPU
+ * @FWQ_AFFN_SMT: one pod per SMT core
+ * @FWQ_AFFN_CACHE: one pod per last-level cache (approximated on 6.1)
+ * @FWQ_AFFN_CACHE_SHARD: LLC pods split into shards of cache_shard_size cores
+ * @FWQ_AFFN_NUMA: one pod per NUMA node
+ * @FWQ_AFFN_SYSTEM: one pod with every CPU
+ * @FWQ_AFFN_NR_TYPES: number of scopes
+ */
+enum fwq_affn_scope {
+	FWQ_AFFN_DFL,
+	FWQ_AFFN_CPU,
+	FWQ_AFFN_SMT,
+	FWQ_AFFN_CACHE,
+	FWQ_AFFN_CACHE_SHARD,
+	FWQ_AFFN_NUMA,
+	FWQ_AFFN_SYSTEM,
+	FWQ_AFFN_NR_TYPES,
+};
+
+/**
+ * fwq_affn_scope_parse - parse an affinity scope name
+ * @s: "default", "cpu", "smt", "cache", "cache_shard", "numa" or "system"
+ *
+ * Return: the scope, or -EINVAL.
+ */
+int fwq_affn_scope_parse(const char *s);
+
+/**
+ * fwq_affn_scope_name - the name of an affinity scope
+ * @scope: the scope
+ */
+const char *fwq_affn_scope_name(enum fwq_affn_scope scope);
+
+/**
+ * struct fwq_workqueue_attrs - attributes of an unbound workqueue
+ * @nice: nice level of the workers
+ * @cpumask: CPUs the workers may run on
+ * @affn_scope: affinity scope, which decides the pods
+ * @affn_strict: confine workers to their pod instead of only preferring it
+ * @variant: locking design; @variant.flush must equal the workqueue's
+ */
+struct fwq_workqueue_attrs {
+	int nice;
+	cpumask_var_t cpumask;
+	enum fwq_affn_scope affn_scope;
+	bool affn_strict;
+	struct fwq_variant variant;
+};
+
+/**
+ * fwq_alloc_workqueue_attrs - allocate attributes, set to the defaults
+ *
+ * Return: the attributes, or NULL on allocation failure.
+ */
+struct fwq_workqueue_attrs *fwq_alloc_workqueue_attrs(void);
+
+/**
+ * fwq_free_workqueue_attrs - free attributes
+ * @attrs: from fwq_alloc_workqueue_attrs(), or NULL
+ */
+void fwq_free_workqueue_attrs(struct fwq_workqueue_attrs *attrs);
+
+/**
+ * fwq_apply_workqueue_attrs - change the attributes of an unbound workqueue
+ * @wq: an unbound, non-ordered workqueue
+ * @attrs: the new attributes
+ *
+ * Context: may sleep.
+ * Return: 0, -EINVAL for a per-CPU or ordered @wq, an empty cpumask or a
+ * different flush variant, or -ENOMEM.
+ */
+int fwq_apply_workqueue_attrs(struct fwq_workqueue *wq,
+			      const struct fwq_workqueue_attrs *attrs);
+
+/**
+ * fwq_alloc_workqueue_variant - allocate a workqueue with a given variant
+ * @variant: the locking design, or NULL for the module parameter defaults
+ * @fmt: printf format for the name
+ * @flags: FWQ_* flags
+ * @max_active: maximum in-flight items per CPU (per-CPU workqueues) or per
+ *	node (unbound), 0 for FWQ_DFL_ACTIVE
+ * @...: arguments for @fmt
+ *
+ * Context: may sleep.
+ * Return: the workqueue, or NULL on error (bad argument or no memory).
+ */
+__printf(2, 5) struct fwq_workqueue *
+fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
+			    unsigned int flags, int max_active, ...);
+
+/**
+ * fwq_alloc_workqueue - allocate a workqueue with the default variant
+ * @fmt: printf format for the name
+ * @flags: FWQ_* flags
+ * @max_active: as fwq_alloc_workqueue_variant()
+ * @...: arguments for @fmt
+ *
+ * Return: the workqueue, or NULL.
+ */
+#define fwq_alloc_workqueue(fmt, flags, max_active, ...)		\
+	fwq_alloc_workqueue_variant(NULL, fmt, flags, max_active, ##__VA_ARGS__)
+
+/**
+ * fwq_alloc_ordered_workqueue - allocate an ordered workqueue
+ * @fmt: printf format for the name
+ * @flags: FWQ_* flags; FWQ_UNBOUND and ordering are implied
+ * @...: arguments for @fmt
+ *
+ * An ordered workqueue runs at most one item at a time, in queueing order.
+ *
+ * Return: the workqueue, or NULL.
+ */
+#define fwq_alloc_ordered_workqueue(fmt, flags, ...)			\
+	fwq_alloc_workqueue(fmt, FWQ_UNBOUND | __FWQ_ORDERED | (flags), 1, \
+			    ##__VA_ARGS__)
+
+/**
+ * fwq_alloc_ordered_workqueue_variant - ordered workqueue with a variant
+ * @variant: the locking design, or NULL for the defaults
+ * @fmt: printf format for the name
+ * @flags: FWQ_* flags
+ * @...: arguments for @fmt
+ */
+#define fwq_alloc_ordered_workqueue_variant(variant, fmt, flags, ...)	\
+	fwq_alloc_workqueue_variant(variant, fmt,			\
+				    FWQ_UNBOUND | __FWQ_ORDERED | (flags), 1, \
+				    ##__VA_ARGS__)
+
+/**
+ * fwq_destroy_workqueue - drain and free a workqueue
+ * @wq: the workqueue
+ *
+ * Pending delayed-work timers are not cancelled; users cancel them first.
+ * Context: may sleep.
+ */
+void fwq_destroy_workqueue(struct fwq_workqueue *wq);
+
+/**
+ * fwq_workqueue_set_max_active - change max_active of a workqueue
+ * @wq: a non-ordered workqueue
+ * @max_active: 1 to FWQ_MAX_ACTIVE
+ *
+ * Return: 0, or -EINVAL for an ordered @wq or an out-of-range value.
+ */
+int fwq_workqueue_set_max_active(struct fwq_workqueue *wq, int max_active);
+
+/**
+ * fwq_workqueue_variant - the variant a workqueue was created with
+ * @wq: the workqueue
+ * @v: filled in
+ */
+void fwq_workqueue_variant(struct fwq_workqueue *wq, struct fwq_variant *v);
+
+/**
+ * fwq_queue_work_on - queue work on a specific CPU
+ * @cpu: CPU number, or FWQ_CPU_UNBOUND
+ * @wq: the workqueue
+ * @work: the work item
+ *
+ * For an unbound @wq, @cpu only selects the pod. Context: any.
+ * Return: %false if @work was already pending (or disabled), %true otherwise.
+ */
+bool fwq_queue_work_on(int cpu, struct fwq_workqueue *wq,
+		       struct fwq_work *work);
+
+/**
+ * fwq_queue_work_node - queue work on a CPU of a NUMA node
+ * @node: NUMA node, or NUMA_NO_NODE
+ * @wq: an unbound workqueue
+ * @work: the work item
+ *
+ * Return: as fwq_queue_work_on().
+ */
+bool fwq_queue_work_node(int node, struct fwq_workqueue *wq,
+			 struct fwq_work *work);
+
+/**
+ * fwq_queue_work - queue work on the local CPU's pwq
+ * @wq: the workqueue
+ * @work: the work item
+ *
+ * Return: as fwq_queue_work_on().
+ */
+static inline bool fwq_queue_work(struct fwq_workqueue *wq,
+				  struct fwq_work *work)
+{
+	return fwq_queue_work_on(FWQ_CPU_UNBOUND, wq, work);
+}
+
+/**
+ * fwq_queue_delayed_work_on - queue work on a CPU after a delay
+ * @cpu: CPU number, or FWQ_CPU_UNBOUND
+ * @wq: the workqueue
+ * @dwork: the delayed work item
+ * @delay: jiffies to wait; 0 queues at once
+ *
+ * Return: %false if @dwork was already pending, %true otherwise.
+ */
+bool fwq_queue_delayed_work_on(int cpu, struct fwq_workqueue *wq,
+			       struct fwq_delayed_work *dwork,
+			       unsigned long delay);
+
+/**
+ * fwq_mod_delayed_work_on - modify the delay of, or queue, a delayed item
+ * @cpu: CPU number, or FWQ_CPU_UNBOUND
+ * @wq: the workqueue
+ * @dwork: the delayed work item
+ * @delay: jiffies to wait from now
+ *
+ * Return: %true if @dwork was pending and its timer was modified, %false if
+ * it was idle and has now been queued.
+ */
+bool fwq_mod_delayed_work_on(int cpu, struct fwq_workqueue *wq,
+			     struct fwq_delayed_work *dwork,
+			     unsigned long delay);
+
+/**
+ * fwq_queue_delayed_work - queue delayed work on any CPU
+ * @wq: the workqueue
+ * @dwork: the delayed work item
+ * @delay: jiffies to wait
+ */
+static inline bool fwq_queue_delayed_work(struct fwq_workqueue *wq,
+					  struct fwq_delayed_work *dwork,
+					  unsigned long delay)
+{
+	return fwq_queue_delayed_work_on(FWQ_CPU_UNBOUND, wq, dwork, delay);
+}
+
+/**
+ * fwq_mod_delayed_work - modify or queue delayed work on any CPU
+ * @wq: the workqueue
+ * @dwork: the delayed work item
+ * @delay: jiffies to wait
+ */
+static inline bool fwq_mod_delayed_work(struct fwq_workqueue *wq,
+					struct fwq_delayed_work *dwork,
+					unsigned long delay)
+{
+	return fwq_mod_delayed_work_on(FWQ_CPU_UNBOUND, wq, dwork, delay);
+}
+
+/**
+ * fwq_flush_work - wait for a work item to finish its last queueing
+ * @work: the work item
+ *
+ * Context: may sleep.
+ * Return: %true if it waited, %false if @work was already idle.
+ */
+bool fwq_flush_work(struct fwq_work *work);
+
+/**
+ * fwq_flush_delayed_work - queue a delayed item now and wait for it
+ * @dwork: the delayed work item
+ *
+ * Return: as fwq_flush_work().
+ */
+bool fwq_flush_delayed_work(struct fwq_delayed_work *dwork);
+
+/**
+ * fwq_cancel_work - cancel a pending work item without waiting
+ * @work: the work item
+ *
+ * Context: any.
+ * Return: %true if @work was pending.
+ */
+bool fwq_cancel_work(struct fwq_work *work);
+
+/**
+ * fwq_cancel_work_sync - cancel a work item and wait for it to finish
+ * @work: the work item
+ *
+ * Queueing attempts made while this waits fail, so a self-requeueing item
+ * stops. Context: may sleep.
+ * Return: %true if @work was pending.
+ */
+bool fwq_cancel_work_sync(struct fwq_work *work);
+
+/**
+ * fwq_cancel_delayed_work - cancel a delayed work item without waiting
+ * @dwork: the delayed work item
+ *
+ * Return: %true if @dwork was pending.
+ */
+bool fwq_cancel_delayed_work(struct fwq_delayed_work *dwork);
+
+/**
+ * fwq_cancel_delayed_work_sync - cancel a delayed work item and wait
+ * @dwork: the delayed work item
+ *
+ * Return: %true if @dwork was pending.
+ */
+bool fwq_cancel_delayed_work_sync(struct fwq_delayed_work *dwork);
+
+/* fwq_work_busy() flags */
+enum {
+	FWQ_BUSY_PENDING	= 1 << 0,
+	FWQ_BUSY_RUNNING	= 1 << 1,
+};
+
+/**
+ * fwq_work_busy - is a work item pending or running?
+ * @work: the work item
+ *
+ * The answer is only a hint: it may change as soon as this returns.
+ * Return: an OR of FWQ_BUSY_PENDING and FWQ_BUSY_RUNNING.
+ */
+unsigned int fwq_work_busy(struct fwq_work *work);
+
+/**
+ * fwq_flush_workqueue - wait for every item queued before the call
+ * @wq: the workqueue
+ *
+ * Items queued after the flush started are not waited for.
+ * Context: may sleep.
+ */
+void fwq_flush_workqueue(struct fwq_workqueue *wq);
+
+/**
+ * fwq_drain_workqueue - flush until the workqueue is empty
+ * @wq: the workqueue
+ *
+ * While draining, only chained queueing (from an item of @wq) is accepted.
+ * Context: may sleep.
+ */
+void fwq_drain_workqueue(struct fwq_workqueue *wq);
+
+/*
+ * Statistics, for fwq_bench and the selftests.
+ */
+
+/**
+ * enum fwq_wake_site - where a worker wakeup was issued
+ * @FWQ_SITE_QUEUE: __queue_work and activation of inactive work
+ * @FWQ_SITE_CHAIN: the chain kick in process_one_work
+ * @FWQ_SITE_CM: per-CPU concurrency management (a worker went to sleep)
+ * @FWQ_SITE_OTHER: manager, mayday, hotplug and destruction
+ * @FWQ_SITE_NR: number of sites
+ */
+enum fwq_wake_site {
+	FWQ_SITE_QUEUE,
+	FWQ_SITE_CHAIN,
+	FWQ_SITE_CM,
+	FWQ_SITE_OTHER,
+	FWQ_SITE_NR,
+};
+
+/**
+ * struct fwq_wq_stats - cumulative counters of one workqueue
+ * @queued: successful queueings
+ * @started: items whose execution started
+ * @completed: items whose execution finished
+ * @flushes: fwq_flush_workqueue() calls (drain passes included)
+ * @flush_pwqs_visited: pwqs visited by flushes, in total
+ * @flush_lock_cycles: pool-lock acquisitions made by flushes, in total
+ * @wakeups: worker wakeups issued on behalf of this workqueue, by site and
+ *	by whether a pool lock was held at the wake_up_process() call
+ *	([site][0] = no lock held, [site][1] = under a pool lock)
+ */
+struct fwq_wq_stats {
+	u64 queued;
+	u64 started;
+	u64 completed;
+	u64 flushes;
+	u64 flush_pwqs_visited;
+	u64 flush_lock_cycles;
+	u64 wakeups[FWQ_SITE_NR][2];
+};
+
+/**
+ * fwq_workqueue_get_stats - read a workqueue's counters
+ * @wq: the workqueue
+ * @st: filled in
+ */
+void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st);
+
+/*
+ * pool->lock hold/wait instrumentation (bench scenario S3). It sits behind a
+ * static key and costs nothing while disabled.
+ */
+#define FWQ_LOCKSTAT_BUCKETS	32	/* log2 buckets of nanoseconds */
+
+/**
+ * enum fwq_lockstat_path - instrumented pool->lock sections
+ * @FWQ_LS_ENQUEUE: __queue_work
+ * @FWQ_LS_CHAIN: the process_one_work section that issues the chain kick
+ * @FWQ_LS_NR: number of paths
+ */
+enum fwq_lockstat_path {
+	FWQ_LS_ENQUEUE,
+	FWQ_LS_CHAIN,
+	FWQ_LS_NR,
+};
+
+/**
+ * struct fwq_lockstat - pool->lock hold and wait histograms
+ * @hold: hold-time histogram per path; bucket i counts [2^i, 2^(i+1)) ns
+ * @wait: wait-time (acquisition) histogram per path, same buckets
+ * @wakeups_locked: wakeups issued with a pool lock held, per path
+ */
+struct fwq_lockstat {
+	u64 hold[FWQ_LS_NR][FWQ_LOCKSTAT_BUCKETS];
+	u64 wait[FWQ_LS_NR][FWQ_LOCKSTAT_BUCKETS];
+	u64 wakeups_locked[FWQ_LS_NR];
+};
+
+/**
+ * fwq_lockstat_enable - turn the pool->lock instrumentation on or off
+ * @on: the new state; turning it on clears the histograms
+ */
+void fwq_lockstat_enable(bool on);
+
+/**
+ * fwq_lockstat_read - sum the per-CPU histograms
+ * @out: filled in
+ */
+void fwq_lockstat_read(struct fwq_lockstat *out);
+
+/**
+ * fwq_version - the fwq version string
+ */
+const char *fwq_version(void);
+
+#endif /* _FWQ_FWQ_H */

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTAP producer for fwq's test modules; see include/fwq/ktap.h.
+ */
+#define pr_fmt(fmt) fmt
+
+#include <linux/glob.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+
+#include <fwq/ktap.h>
+
+void __fwq_ktap_fail(struct fwq_ktap_test *t, const char *file, int line,
+		     const char *cond)
+{
+	t->failed = true;
+	pr_info("        # %s: EXPECTATION FAILED at %s:%d: %s\n",
+		t->name, file, line, cond);
+}
+
+static bool fwq_ktap_match(const char *filter, const char *suite,
+			   const char *name)
+{
+	char full[128];
+
+	if (!filter || !*filter)
+		return true;
+	snprintf(full, sizeof(full), "%s.%s", suite, name);
+	return glob_match(filter, full);
+}
+
+static unsigned int fwq_ktap_nr_runs(const struct fwq_ktap_case *c)
+{
+	return c->nr_params ? c->nr_params : 1;
+}
+
+static unsigned int fwq_ktap_count(const struct fwq_ktap_suite *s,
+				   const char *filter)
+{
+	const struct fwq_ktap_case *c;
+	unsigned int n = 0;
+
+	for (c = s->cases; c->run; c++)
+		if (fwq_ktap_match(filter, s->name, c->name))
+			n += fwq_ktap_nr_runs(c);
+	return n;
+}
+
+static bool fwq_ktap_run_one(const struct fwq_ktap_case *c, unsigned long p,
+			     unsigned int idx, unsigned int *passed,
+			     unsigned int *failed)
+{
+	struct fwq_ktap_test t = { .param = p };
+	char name[96];
+
+	if (c->nr_params && c->param_name) {
+		int len = scnprintf(name, sizeof(name), "%s.", c->name);
+
+		c->param_name(p, name + len, sizeof(name) - len);
+	} else if (c->nr_params) {
+		scnprintf(name, sizeof(name), "%s.%lu", c->name, p);
+	} else {
+		strscpy(name, c->name, sizeof(name));
+	}
+	t.name = name;
+	c->run(&t);
+	cond_resched();
+
+	if (t.skip_reason && !t.failed) {
+		pr_info("    ok %u %s # SKIP %s\n", idx, name, t.skip_reason);
+		return true;
+	}
+	if (!t.failed && !t.nr_checks) {
+		/* A case that checked nothing has proven nothing. */
+		pr_info("        # %s: no checks were made\n", name);
+		t.failed = true;
+	}
+	pr_info("    %sok %u %s\n", t.failed ? "not " : "", idx, name);
+	if (t.failed) {
+		if (failed)
+			(*failed)++;
+		return false;
+	}
+	if (passed)
+		(*passed)++;
+	return true;
+}
+
+unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
+			  unsigned int nr, const char *filter,
+			  unsigned int *passed, unsigned int *failed)
+{
+	unsigned int i, nr_suites = 0, done = 0, nr_failed = 0;
+
+	for (i = 0; i < nr; i++)
+		if (fwq_ktap_count(suites[i], filter))
+			nr_suites++;
+
+	pr_info("KTAP version 1\n");
+	pr_info("1..%u\n", nr_suites);
+
+	for (i = 0; i < nr; i++) {
+		const struct fwq_ktap_suite *s = suites[i];
+		const struct fwq_ktap_case *c;
+		unsigned int n = fwq_ktap_count(s, filter), idx = 0;
+		bool ok = true;
+
+		if (!n)
+			continue;
+		done++;
+		pr_info("    KTAP version 1\n");
+		pr_info("    # Subtest: %s\n", s->name);
+		pr_info("    1..%u\n", n);
+		if (s->init && s->init()) {
+			for (c = s->cases; c->run; c++) {
+				unsigned int p;
+
+				if (!fwq_ktap_match(filter, s->name, c->name))
+					continue;
+				for (p = 0; p < fwq_ktap_nr_runs(c); p++)
+					pr_info("    ok %u %s # SKIP suite init failed\n",
+						++idx, c->name);
+			}
+			pr_info("ok %u %s # SKIP suite init failed\n", done,
+				s->name);
+			continue;
+		}
+		for (c = s->cases; c->run; c++) {
+			unsigned int p;
+
+			if (!fwq_ktap_match(filter, s->name, c->name))
+				continue;
+			for (p = 0; p < fwq_ktap_nr_runs(c); p++) {
+				if (!fwq_ktap_run_one(c, p, ++idx, passed,
+						      failed)) {
+					ok = false;
+					nr_failed++;
+				}
+			}
+		}
+		if (s->exit)
+			s->exit();
+		pr_info("%sok %u %s\n", ok ? "" : "not ", done, s->name);
+	}
+	return nr_failed;
+}

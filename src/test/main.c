@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq_test: KTAP selftests for fwq.ko.
+ *
+ * Loading the module runs the suites selected by the filter parameter and
+ * prints KTAP to the kernel log. Following the kselftest convention, the
+ * load fails with -EINVAL when any case failed, so insmod's exit status is
+ * the coarse verdict and the KTAP document is the fine one.
+ */
+#define pr_fmt(fmt) fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include <fwq/fwq.h>
+#include <fwq/ktap.h>
+
+#include "suites.h"
+
+static char *filter = "";
+module_param(filter, charp, 0444);
+MODULE_PARM_DESC(filter, "glob over suite.case names to run (default: all)");
+
+static const struct fwq_ktap_suite * const fwq_test_suites[] = {
+	FWQ_TEST_SUITES
+};
+
+static int __init fwq_test_init(void)
+{
+	unsigned int passed = 0, failed = 0;
+
+	fwq_ktap_run(fwq_test_suites, ARRAY_SIZE(fwq_test_suites), filter,
+		     &passed, &failed);
+	pr_info("# fwq_test: %u passed, %u failed\n", passed, failed);
+	return failed ? -EINVAL : 0;
+}
+
+static void __exit fwq_test_exit(void)
+{
+}
+
+module_init(fwq_test_init);
+module_exit(fwq_test_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("fwq selftests (KTAP)");
+MODULE_VERSION(FWQ_VERSION);
+MODULE_INFO(test, "Y");

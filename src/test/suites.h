@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The suites fwq_test.ko runs, in order. Each test file defines one
+ * struct fwq_ktap_suite and adds it here.
+ */
+#ifndef _FWQ_TEST_SUITES_H
+#define _FWQ_TEST_SUITES_H
+
+#include <fwq/ktap.h>
+
+extern const struct fwq_ktap_suite fwq_suite_module;
+
+#define FWQ_TEST_SUITES		\
+	&fwq_suite_module,
+
+#endif /* _FWQ_TEST_SUITES_H */
