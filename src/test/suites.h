@@ -9,8 +9,10 @@
 #include <fwq/ktap.h>
 
 extern const struct fwq_ktap_suite fwq_suite_module;
+extern const struct fwq_ktap_suite fwq_suite_variant;
 
 #define FWQ_TEST_SUITES		\
-	&fwq_suite_module,
+	&fwq_suite_module,	\
+	&fwq_suite_variant,
 
 #endif /* _FWQ_TEST_SUITES_H */

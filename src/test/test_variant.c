@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Variant and affinity-scope names: parsing, formatting and rejection of bad
+ * strings (hazard H15: scope names match exactly).
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include <fwq/fwq.h>
+
+#include "suites.h"
+#include "util.h"
+
+static bool fwqt_variant_eq(const struct fwq_variant *a,
+			    const struct fwq_variant *b)
+{
+	return a->wake == b->wake && a->kicked == b->kicked &&
+	       a->flush == b->flush;
+}
+
+/*
+ * Invariant: fwq_variant_str() and fwq_variant_parse() round-trip every one
+ * of the 18 variants, and parsing one key leaves the other axes untouched.
+ */
+static void test_variant_roundtrip(struct fwq_ktap_test *t)
+{
+	struct fwq_variant v, back;
+	char buf[96];
+	int n;
+
+	fwqt_variant_of(FWQT_AXES_WKF, t->param, &v);
+	n = fwq_variant_str(&v, buf, sizeof(buf));
+	FWQ_EXPECT(t, n > 0 && n < sizeof(buf));
+	back.wake = (v.wake + 1) % FWQ_WAKE_NR;
+	back.kicked = (v.kicked + 1) % FWQ_KICKED_NR;
+	back.flush = (v.flush + 1) % FWQ_FLUSH_NR;
+	FWQ_EXPECT_EQ(t, fwq_variant_parse(buf, &back), 0);
+	if (!FWQ_EXPECT(t, fwqt_variant_eq(&v, &back)))
+		fwq_ktap_diag("'%s' parsed as %d/%d/%d", buf, back.wake,
+			      back.kicked, back.flush);
+
+	/* One key changes one axis only. */
+	back = v;
+	snprintf(buf, sizeof(buf), "flush=%s",
+		 fwq_flush_name((v.flush + 1) % FWQ_FLUSH_NR));
+	FWQ_EXPECT_EQ(t, fwq_variant_parse(buf, &back), 0);
+	FWQ_EXPECT_EQ(t, back.wake, v.wake);
+	FWQ_EXPECT_EQ(t, back.kicked, v.kicked);
+	FWQ_EXPECT_EQ(t, back.flush, (v.flush + 1) % FWQ_FLUSH_NR);
+}
+
+/*
+ * Invariant: a malformed variant string is refused with -EINVAL and leaves
+ * the variant unchanged (bad input changes nothing).
+ */
+static void test_variant_rejects_bad(struct fwq_ktap_test *t)
+{
+	static const char * const bad[] = {
+		"wake", "wake=", "wake=lock", "wake=lockedx", "wake=LOCKED",
+		"kicked_list=maybe", "flush=eac", "=locked",
+		"nosuchkey=1", "wake=claim,flush=all", "wake=claim;flush=each",
+		"flush", "kicked_lis=on", "wake = claim",
+	};
+	const struct fwq_variant orig = {
+		.wake = FWQ_WAKE_WAKEQ, .kicked = FWQ_KICKED_ON,
+		.flush = FWQ_FLUSH_ACTIVE,
+	};
+	struct fwq_variant v;
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		v = orig;
+		ret = fwq_variant_parse(bad[i], &v);
+		if (!FWQ_EXPECT_EQ(t, ret, -EINVAL))
+			fwq_ktap_diag("'%s' returned %d", bad[i], ret);
+		if (!FWQ_EXPECT(t, fwqt_variant_eq(&v, &orig)))
+			fwq_ktap_diag("'%s' changed the variant", bad[i]);
+	}
+	v = orig;
+	FWQ_EXPECT_EQ(t, fwq_variant_parse(NULL, &v), -EINVAL);
+	FWQ_EXPECT(t, fwqt_variant_eq(&v, &orig));
+
+	/* Out-of-range enum values have a name, not an out-of-bounds read. */
+	FWQ_EXPECT(t, !strcmp(fwq_wake_name(FWQ_WAKE_NR), "invalid"));
+	FWQ_EXPECT(t, !strcmp(fwq_kicked_name(FWQ_KICKED_NR), "invalid"));
+	FWQ_EXPECT(t, !strcmp(fwq_flush_name(FWQ_FLUSH_NR), "invalid"));
+}
+
+/*
+ * Invariant (H15): scope names match exactly; "cache" and "cache_shard" are
+ * different scopes, and prefixes or extensions of a name are refused.
+ */
+static void test_scope_names_exact(struct fwq_ktap_test *t)
+{
+	static const char * const bad[] = {
+		"", "cach", "cache_", "cache_shar", "cache_shardx", "cachex",
+		"CPU", "numa0", "sys", " system", "default",
+	};
+	int s, i;
+
+	for (s = FWQ_AFFN_CPU; s < FWQ_AFFN_NR_TYPES; s++) {
+		const char *name = fwq_affn_scope_name(s);
+
+		FWQ_EXPECT_EQ(t, fwq_affn_scope_parse(name), s);
+	}
+	FWQ_EXPECT_EQ(t, fwq_affn_scope_parse("cache"), FWQ_AFFN_CACHE);
+	FWQ_EXPECT_EQ(t, fwq_affn_scope_parse("cache_shard"),
+		      FWQ_AFFN_CACHE_SHARD);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int ret = fwq_affn_scope_parse(bad[i]);
+
+		/* "default" is a name of FWQ_AFFN_DFL; accept either answer */
+		if (!strcmp(bad[i], "default")) {
+			FWQ_EXPECT(t, ret == FWQ_AFFN_DFL || ret == -EINVAL);
+			continue;
+		}
+		if (!FWQ_EXPECT_EQ(t, ret, -EINVAL))
+			fwq_ktap_diag("scope '%s' parsed as %d", bad[i], ret);
+	}
+	FWQ_EXPECT(t, !strcmp(fwq_affn_scope_name(FWQ_AFFN_NR_TYPES),
+			      "invalid"));
+}
+
+static const struct fwq_ktap_case variant_cases[] = {
+	FWQT_CASE("variant_str_parse_roundtrip", test_variant_roundtrip, WKF),
+	{ .name = "variant_parse_rejects_bad_input",
+	  .run = test_variant_rejects_bad },
+	{ .name = "scope_names_match_exactly", .run = test_scope_names_exact },
+	{}
+};
+
+const struct fwq_ktap_suite fwq_suite_variant = {
+	.name = "fwq_variant",
+	.cases = variant_cases,
+};

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared helpers for the fwq selftests; see util.h.
+ */
+#define pr_fmt(fmt) fmt
+
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "util.h"
+
+static const char * const fwqt_wake_names[FWQ_WAKE_NR] = {
+	"locked", "wakeq", "claim",
+};
+
+static const char * const fwqt_kicked_names[FWQ_KICKED_NR] = {
+	"off", "on",
+};
+
+static const char * const fwqt_flush_names[FWQ_FLUSH_NR] = {
+	"each", "coalesce", "active",
+};
+
+/*
+ * Decode @p for @axes. Axes vary in the order wake, kicked, flush; the last
+ * present axis varies fastest.
+ */
+void fwqt_variant_of(unsigned int axes, unsigned long p, struct fwq_variant *v)
+{
+	fwq_default_variant(v);
+	if (axes & FWQT_AX_FLUSH) {
+		v->flush = p % FWQ_FLUSH_NR;
+		p /= FWQ_FLUSH_NR;
+	}
+	if (axes & FWQT_AX_KICKED) {
+		v->kicked = p % FWQ_KICKED_NR;
+		p /= FWQ_KICKED_NR;
+	}
+	if (axes & FWQT_AX_WAKE)
+		v->wake = p % FWQ_WAKE_NR;
+}
+
+static void fwqt_name(unsigned int axes, unsigned long p, char *buf,
+		      size_t len)
+{
+	struct fwq_variant v = {};
+	const char *sep = "";
+	int n = 0;
+
+	/* Decode without the module defaults: names must not depend on them. */
+	if (axes & FWQT_AX_FLUSH) {
+		v.flush = p % FWQ_FLUSH_NR;
+		p /= FWQ_FLUSH_NR;
+	}
+	if (axes & FWQT_AX_KICKED) {
+		v.kicked = p % FWQ_KICKED_NR;
+		p /= FWQ_KICKED_NR;
+	}
+	if (axes & FWQT_AX_WAKE)
+		v.wake = p % FWQ_WAKE_NR;
+
+	if (axes & FWQT_AX_WAKE) {
+		n += scnprintf(buf + n, len - n, "wake=%s",
+			       fwqt_wake_names[v.wake]);
+		sep = ",";
+	}
+	if (axes & FWQT_AX_KICKED) {
+		n += scnprintf(buf + n, len - n, "%skicked=%s", sep,
+			       fwqt_kicked_names[v.kicked]);
+		sep = ",";
+	}
+	if (axes & FWQT_AX_FLUSH)
+		scnprintf(buf + n, len - n, "%sflush=%s", sep,
+			  fwqt_flush_names[v.flush]);
+}
+
+void fwqt_name_W(unsigned long p, char *buf, size_t len)
+{
+	fwqt_name(FWQT_AXES_W, p, buf, len);
+}
+
+void fwqt_name_WK(unsigned long p, char *buf, size_t len)
+{
+	fwqt_name(FWQT_AXES_WK, p, buf, len);
+}
+
+void fwqt_name_F(unsigned long p, char *buf, size_t len)
+{
+	fwqt_name(FWQT_AXES_F, p, buf, len);
+}
+
+void fwqt_name_WF(unsigned long p, char *buf, size_t len)
+{
+	fwqt_name(FWQT_AXES_WF, p, buf, len);
+}
+
+void fwqt_name_WKF(unsigned long p, char *buf, size_t len)
+{
+	fwqt_name(FWQT_AXES_WKF, p, buf, len);
+}
+
+void __fwqt_variant(struct fwq_ktap_test *t, struct fwq_variant *v,
+		    unsigned int axes)
+{
+	fwqt_variant_of(axes, t->param, v);
+	fwq_ktap_diag("%s: variant wake=%s kicked_list=%s flush=%s", t->name,
+		      fwqt_wake_names[v->wake % FWQ_WAKE_NR],
+		      fwqt_kicked_names[v->kicked % FWQ_KICKED_NR],
+		      fwqt_flush_names[v->flush % FWQ_FLUSH_NR]);
+}
+
+bool fwqt_wait(struct fwq_ktap_test *t, struct completion *c, const char *what)
+{
+	if (wait_for_completion_timeout(c, msecs_to_jiffies(FWQT_HANG_MS)))
+		return true;
+	fwq_ktap_diag("%s: hang guard: %s did not happen within %d ms",
+		      t->name, what, FWQT_HANG_MS);
+	FWQ_EXPECT(t, !"hang guard tripped");
+	return false;
+}
+
+bool fwqt_wait_atomic(struct fwq_ktap_test *t, atomic_t *a, int target,
+		      const char *what)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+
+	while (atomic_read(a) < target) {
+		if (time_after(jiffies, end)) {
+			fwq_ktap_diag("%s: hang guard: %s: %d of %d within %d ms",
+				      t->name, what, atomic_read(a), target,
+				      FWQT_HANG_MS);
+			FWQ_EXPECT(t, !"hang guard tripped");
+			return false;
+		}
+		usleep_range(500, 1000);
+	}
+	return true;
+}
+
+static int fwqt_thread_fn(void *data)
+{
+	struct fwqt_thread *th = data;
+
+	th->fn(th->arg);
+	complete(&th->done);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+int fwqt_thread_start(struct fwqt_thread *th, void (*fn)(void *), void *arg,
+		      int cpu, const char *name)
+{
+	struct task_struct *task;
+
+	init_completion(&th->done);
+	th->fn = fn;
+	th->arg = arg;
+	th->task = NULL;
+	task = kthread_create(fwqt_thread_fn, th, "fwqt/%s", name);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	if (cpu >= 0)
+		kthread_bind(task, cpu);
+	get_task_struct(task);
+	th->task = task;
+	wake_up_process(task);
+	return 0;
+}
+
+bool fwqt_thread_join(struct fwq_ktap_test *t, struct fwqt_thread *th,
+		      void (*unstick)(void *), void *unstick_arg,
+		      const char *what)
+{
+	bool ok = true;
+
+	if (!th->task)
+		return true;
+	if (!wait_for_completion_timeout(&th->done,
+					 msecs_to_jiffies(FWQT_HANG_MS))) {
+		fwq_ktap_diag("%s: hang guard: %s did not return within %d ms",
+			      t->name, what, FWQT_HANG_MS);
+		FWQ_EXPECT(t, !"hang guard tripped");
+		ok = false;
+		if (unstick)
+			unstick(unstick_arg);
+		/* The thread runs our code: it must finish before we go on. */
+		wait_for_completion(&th->done);
+	}
+	kthread_stop(th->task);
+	put_task_struct(th->task);
+	th->task = NULL;
+	return ok;
+}
+
+ssize_t fwqt_file_read(const char *path, char *buf, size_t len)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n, total = 0;
+
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	while (total < (ssize_t)len - 1) {
+		n = kernel_read(f, buf + total, len - 1 - total, &pos);
+		if (n <= 0) {
+			if (n < 0 && !total)
+				total = n;
+			break;
+		}
+		total += n;
+	}
+	filp_close(f, NULL);
+	if (total >= 0)
+		buf[total] = '\0';
+	return total;
+}
+
+ssize_t fwqt_file_write(const char *path, const char *val, size_t len)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	f = filp_open(path, O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, val, len, &pos);
+	filp_close(f, NULL);
+	return n;
+}
+
+int fwqt_param_read(const char *name, char *buf, size_t len)
+{
+	char path[96];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/module/fwq/parameters/%s", name);
+	n = fwqt_file_read(path, buf, len);
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+int fwqt_param_write(const char *name, const char *val)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/module/fwq/parameters/%s", name);
+	return fwqt_file_write(path, val, strlen(val));
+}
+
+bool fwqt_param_exists(const char *name)
+{
+	char buf[64];
+
+	return fwqt_param_read(name, buf, sizeof(buf)) >= 0;
+}
+
+int fwqt_count_workers(const char *prefix, int nice)
+{
+	struct task_struct *p;
+	size_t plen = strlen(prefix);
+	int n = 0;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		if (!(p->flags & PF_KTHREAD) || (p->flags & PF_EXITING))
+			continue;
+		if (strncmp(p->comm, prefix, plen))
+			continue;
+		if (task_nice(p) != nice)
+			continue;
+		n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+bool fwqt_current_is_rescuer(void)
+{
+	return !strncmp(current->comm, "fwq/R-", 6);
+}
+
+int fwqt_random_online_cpu(void)
+{
+	unsigned int n = get_random_u32_below(num_online_cpus());
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (!n--)
+			return cpu;
+	return raw_smp_processor_id();
+}

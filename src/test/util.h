@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers for the fwq selftests: the variant matrix behind
+ * parameterised cases, hang guards, helper kthreads, fwq.ko knobs and
+ * worker counting.
+ *
+ * Rules every test follows:
+ *  - no timed assertion: a wait with a timeout is only a hang guard
+ *    (FWQT_HANG_MS, generous for TCG); hitting it is a failure with a
+ *    diagnostic, never a performance verdict;
+ *  - every test cleans up (gates opened, threads stopped, workqueues
+ *    destroyed) even after a failed check.
+ */
+#ifndef _FWQ_TEST_UTIL_H
+#define _FWQ_TEST_UTIL_H
+
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include <fwq/fwq.h>
+#include <fwq/ktap.h>
+
+/* Hang guard for any single wait, in ms. TCG is slow; keep it generous. */
+#define FWQT_HANG_MS		30000
+
+/*
+ * Variant axes. A case that exercises a path lists the axes that touch it
+ * and runs once per combination of those axes; the other axes take the
+ * fwq module parameter defaults (printed in a diagnostic line).
+ */
+#define FWQT_AX_WAKE		0x1
+#define FWQT_AX_KICKED		0x2
+#define FWQT_AX_FLUSH		0x4
+
+/* Axis sets used by the suites; each has a param_name function below. */
+#define FWQT_AXES_W		(FWQT_AX_WAKE)
+#define FWQT_AXES_WK		(FWQT_AX_WAKE | FWQT_AX_KICKED)
+#define FWQT_AXES_F		(FWQT_AX_FLUSH)
+#define FWQT_AXES_WF		(FWQT_AX_WAKE | FWQT_AX_FLUSH)
+#define FWQT_AXES_WKF		(FWQT_AX_WAKE | FWQT_AX_KICKED | FWQT_AX_FLUSH)
+
+/* Number of combinations of each axis set. */
+#define FWQT_NR_W		FWQ_WAKE_NR
+#define FWQT_NR_WK		(FWQ_WAKE_NR * FWQ_KICKED_NR)
+#define FWQT_NR_F		FWQ_FLUSH_NR
+#define FWQT_NR_WF		(FWQ_WAKE_NR * FWQ_FLUSH_NR)
+#define FWQT_NR_WKF		(FWQ_WAKE_NR * FWQ_KICKED_NR * FWQ_FLUSH_NR)
+
+void fwqt_name_W(unsigned long p, char *buf, size_t len);
+void fwqt_name_WK(unsigned long p, char *buf, size_t len);
+void fwqt_name_F(unsigned long p, char *buf, size_t len);
+void fwqt_name_WF(unsigned long p, char *buf, size_t len);
+void fwqt_name_WKF(unsigned long p, char *buf, size_t len);
+
+/*
+ * FWQT_CASE - a case run once per combination of the axis set @ax (one of
+ * W, WK, F, WF, WKF). The body reads its variant with fwqt_variant(t, ax).
+ */
+#define FWQT_CASE(_name, _fn, ax) {					\
+	.name = (_name),						\
+	.run = (_fn),							\
+	.nr_params = FWQT_NR_##ax,				\
+	.param_name = fwqt_name_##ax,					\
+}
+
+/**
+ * fwqt_variant_of - the variant of parameter @p of axis set @axes
+ * @axes: FWQT_AX_* mask
+ * @p: the case parameter
+ * @v: filled in; axes not in @axes keep the module defaults
+ */
+void fwqt_variant_of(unsigned int axes, unsigned long p, struct fwq_variant *v);
+
+/* The variant of the running case; prints it as a diagnostic. */
+#define fwqt_variant(t, v, ax)	__fwqt_variant((t), (v), FWQT_AXES_##ax)
+void __fwqt_variant(struct fwq_ktap_test *t, struct fwq_variant *v,
+		    unsigned int axes);
+
+/**
+ * fwqt_wait - hang guard around wait_for_completion
+ * @t: running test; marked failed on timeout
+ * @c: completion
+ * @what: printed on timeout
+ *
+ * Return: true if @c completed.
+ */
+bool fwqt_wait(struct fwq_ktap_test *t, struct completion *c, const char *what);
+
+/**
+ * fwqt_wait_atomic - hang guard: poll until *@a >= @target
+ * @t: running test; marked failed on timeout
+ * @a: counter
+ * @target: value to reach
+ * @what: printed on timeout
+ */
+bool fwqt_wait_atomic(struct fwq_ktap_test *t, atomic_t *a, int target,
+		      const char *what);
+
+/*
+ * A helper kthread that runs @fn(@arg) once, then parks until stopped.
+ * fwqt_thread_join() waits for @fn with a hang guard; if the guard trips it
+ * reports, calls @unstick (which must release whatever @fn waits for) and
+ * then waits without a bound, because the thread runs module code and must
+ * not outlive the module.
+ */
+struct fwqt_thread {
+	struct task_struct *task;
+	struct completion done;
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+int fwqt_thread_start(struct fwqt_thread *th, void (*fn)(void *), void *arg,
+		      int cpu, const char *name);
+bool fwqt_thread_join(struct fwq_ktap_test *t, struct fwqt_thread *th,
+		      void (*unstick)(void *), void *unstick_arg,
+		      const char *what);
+/* Has @fn returned yet? (no waiting) */
+static inline bool fwqt_thread_done(struct fwqt_thread *th)
+{
+	return completion_done(&th->done);
+}
+
+/*
+ * fwq.ko module parameters, through /sys/module/fwq/parameters/<name>.
+ * read returns the length read (newline stripped) or -errno; write returns
+ * the byte count or -errno.
+ */
+int fwqt_param_read(const char *name, char *buf, size_t len);
+int fwqt_param_write(const char *name, const char *val);
+bool fwqt_param_exists(const char *name);
+
+/* Generic file helpers (debugfs, sysfs) from kernel space. */
+ssize_t fwqt_file_read(const char *path, char *buf, size_t len);
+ssize_t fwqt_file_write(const char *path, const char *val, size_t len);
+
+/**
+ * fwqt_count_workers - count live fwq worker kthreads with a nice level
+ * @prefix: comm prefix, e.g. "fwq/u" (unbound workers) or "fwq/R-"
+ * @nice: nice level; tests give their pools a nice level no other pool has
+ *
+ * Return: the number of matching tasks that are not exiting.
+ */
+int fwqt_count_workers(const char *prefix, int nice);
+
+/* Is current an fwq rescuer thread ("fwq/R-<wq>")? */
+bool fwqt_current_is_rescuer(void);
+
+/* A random CPU among the online ones. */
+int fwqt_random_online_cpu(void);
+
+#endif /* _FWQ_TEST_UTIL_H */
