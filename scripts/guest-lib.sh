@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# Helpers for fwq guest plans (busybox sh). /init sources this file before
+# the plan, and fwq_step runs every command in a shell that sourced it too,
+# so plans and step commands can call these functions.
+
+FWQ_RES=/dev/ttyS1
+FWQ_KTAP=/dev/ttyS2
+
+fwq_exit_code() {
+	# isa-debug-exit: QEMU exits with (value << 1) | 1. $1 is octal.
+	# shellcheck disable=SC2059 # the byte is built from the format
+	printf "\\$1" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+	poweroff -f
+}
+
+# fwq_ktap LINE...: one line to the KTAP channel and the console.
+fwq_ktap() {
+	printf '%s\n' "$@" > "$FWQ_KTAP"
+	printf '%s\n' "$@" > /dev/console
+}
+
+# fwq_result TEXT: one line to the result channel (results.txt).
+fwq_result() {
+	printf '%s\n' "$*" > "$FWQ_RES"
+}
+
+# fwq_step NAME TIMEOUT CMD...: run CMD with a TIMEOUT (seconds), capture
+# the KTAP modules printed to the kernel log meanwhile and report the step
+# as one KTAP result. The step fails when CMD exits non-zero, times out, or
+# the captured KTAP has a failed top-level result. Returns CMD's status.
+fwq_step() {
+	_name=$1
+	_to=$2
+	shift 2
+	_n=$(( $(cat /tmp/fwq.nr) + 1 ))
+	echo "$_n" > /tmp/fwq.nr
+	dmesg -c > /dev/null
+	echo "# fwq_step $_n $_name: $*" > /dev/console
+	timeout "$_to" sh -c '. /lib/fwq/guest-lib.sh && "$@"' fwq_step "$@" \
+		> /tmp/fwq.out 2>&1
+	_rc=$?
+	dmesg | sed 's/^\[[^]]*\] //' |
+		grep -E '^ *(KTAP version [0-9]|[0-9]+\.\.[0-9]+$|(not )?ok [0-9]|# )' \
+		> /tmp/fwq.ktap
+	sed 's/^/    # /' /tmp/fwq.out > /tmp/fwq.diag
+	[ -s /tmp/fwq.diag ] && fwq_ktap "$(cat /tmp/fwq.diag)"
+	if [ -s /tmp/fwq.ktap ]; then
+		# Nest the module's document under this step, naming it.
+		fwq_ktap "$(awk -v n="$_name" '
+			{ print "    " $0 }
+			!done && /^KTAP version/ { print "    # Subtest: " n; done = 1 }
+			' /tmp/fwq.ktap)"
+	fi
+	_why=
+	if [ $_rc -eq 124 ] || [ $_rc -eq 143 ]; then
+		_why=" # TIMEOUT ${_to}s"
+	elif [ $_rc -ne 0 ]; then
+		_why=" # exit=$_rc"
+	elif grep -E '^not ok [0-9]' /tmp/fwq.ktap | grep -qv '# SKIP'; then
+		_why=" # KTAP reported a failure"
+	fi
+	if [ -z "$_why" ]; then
+		fwq_ktap "ok $_n $_name"
+	else
+		fwq_ktap "not ok $_n $_name$_why"
+		echo $(( $(cat /tmp/fwq.failed) + 1 )) > /tmp/fwq.failed
+	fi
+	return $_rc
+}
+
+# fwq_cpus_cycle: offline, then online, every CPU but 0 (those that can).
+fwq_cpus_cycle() {
+	for _c in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ -w "$_c/online" ] || continue
+		echo 0 > "$_c/online" || return 1
+	done
+	grep -qx 0 /sys/devices/system/cpu/online || return 1
+	for _c in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ -w "$_c/online" ] || continue
+		echo 1 > "$_c/online" || return 1
+	done
+	[ "$(cat /sys/devices/system/cpu/online)" = \
+	  "$(cat /sys/devices/system/cpu/present)" ]
+}
+

@@ -1,0 +1,204 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-run.sh --preset small|wide --plan FILE [--timeout S] [--out DIR]
+#           [--append "CMDLINE"] [--flavour rt] [--modules DIR] [--ko FILE]...
+#
+# Boot the Debian kernel under QEMU TCG with a busybox initramfs holding
+# fwq's built modules (guest path /modules/), run a guest plan
+# (scripts/plans/NAME.plan, or a path) and classify the run. Exit codes:
+#   0   pass
+#   1   test failure (a step or KTAP case failed)
+#   2   setup error (no kernel image, no modules, vermagic mismatch, QEMU)
+#   3   kernel crash or badness (panic, BUG, WARNING, Oops, lockup, stall,
+#       hung task, lockdep/KASAN/KCSAN/UBSAN report, bad taint)
+#   124 timeout (the hard limit hit with no badness on the console)
+# OUT (default results/<timestamp>-<preset>-<plan>/) keeps console.log,
+# results.txt (result channel), ktap.txt, summary.txt, qemu-cmd.
+#
+# --modules DIR boots the *.ko files found under DIR instead of the tree's
+# src/ and bench/ modules; --ko FILE adds one module (repeatable).
+# Environment: KREL (target release), FWQ_CACHE, FWQ_QEMU_ACCEL (default
+# "tcg,thread=multi"), FWQ_VM_QUIET=1 (no per-test lines).
+set -u
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n '4,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+preset=
+plan=
+timeout=300
+out=
+append=
+flavour=${FLAVOUR:-}
+moddir=
+extra_ko=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--preset) preset=${2:-}; shift 2 || usage ;;
+	--plan) plan=${2:-}; shift 2 || usage ;;
+	--timeout) timeout=${2:-}; shift 2 || usage ;;
+	--out) out=${2:-}; shift 2 || usage ;;
+	--append) append=${2:-}; shift 2 || usage ;;
+	--flavour|--flavor) flavour=${2:-}; shift 2 || usage ;;
+	--modules) moddir=${2:-}; shift 2 || usage ;;
+	--ko) extra_ko+=("${2:-}"); shift 2 || usage ;;
+	-h|--help) usage ;;
+	*) fwq_log "unknown argument $1"; usage ;;
+	esac
+done
+if [ -z "$preset" ] || [ -z "$plan" ]; then
+	usage
+fi
+case "$flavour" in
+''|rt) ;;
+*) fwq_die 2 "unknown flavour '$flavour' (only rt)" ;;
+esac
+case "$timeout" in
+''|*[!0-9]*) fwq_die 2 "--timeout needs whole seconds" ;;
+esac
+
+presetf=$FWQ_TOP/scripts/presets/$preset
+[ -r "$presetf" ] || fwq_die 2 "unknown preset '$preset' (see scripts/presets/)"
+if [ ! -r "$plan" ] && [ -r "$FWQ_TOP/scripts/plans/$plan.plan" ]; then
+	plan=$FWQ_TOP/scripts/plans/$plan.plan
+fi
+[ -r "$plan" ] || fwq_die 2 "plan '$plan' not found"
+planname=$(basename "$plan" .plan)
+
+FWQ_SMP='' FWQ_MEM_MB='' FWQ_NODES='' FWQ_APPEND=''
+# shellcheck source=scripts/presets/small
+. "$presetf"
+
+krel=$(FLAVOUR=$flavour fwq_krel) || fwq_die 2 "cannot determine the target release (FLAVOUR='$flavour')"
+kernel=$("$FWQ_TOP/scripts/get-kernel.sh" "$krel") || fwq_die 2 "no guest kernel for $krel"
+
+if [ -n "$moddir" ]; then
+	mapfile -t kos < <(find "$moddir" -name '*.ko' | sort)
+else
+	mapfile -t kos < <(find "$FWQ_TOP/src" "$FWQ_TOP/bench" -name '*.ko' | sort)
+fi
+kos+=("${extra_ko[@]}")
+[ ${#kos[@]} -gt 0 ] || fwq_die 2 "no modules to boot: run make first"
+for ko in "${kos[@]}"; do
+	vm=$(modinfo -F vermagic "$ko" 2>/dev/null | awk '{ print $1 }')
+	[ "$vm" = "$krel" ] || fwq_die 2 "$ko was built for '$vm', the guest runs $krel (rebuild: make${flavour:+ FLAVOUR=$flavour})"
+done
+
+if [ -z "$out" ]; then
+	out=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-$preset-$planname${flavour:+-$flavour}
+fi
+mkdir -p "$out" || fwq_die 2 "cannot create $out"
+out=$(cd "$out" && pwd)
+rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,summary.txt,badness.txt}
+
+"$FWQ_TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$plan" "${kos[@]}" ||
+	fwq_die 2 "initramfs build failed"
+
+numa=()
+mem=${FWQ_MEM_MB:-1024}
+read -r -a nodes <<< "$FWQ_NODES"
+if [ ${#nodes[@]} -gt 0 ]; then
+	per=$((mem / ${#nodes[@]}))
+	mem=$((per * ${#nodes[@]}))
+	for i in "${!nodes[@]}"; do
+		numa+=(-object "memory-backend-ram,id=mem$i,size=${per}M"
+		       -numa "node,nodeid=$i,memdev=mem$i,cpus=${nodes[$i]}")
+	done
+fi
+
+# Oops and WARN are fatal; the detectors stay on but get TCG-sized
+# thresholds (2 host CPUs may run 8 vCPUs).
+cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=1"
+cmdline+=" softlockup_panic=1 hung_task_panic=1 watchdog_thresh=30"
+cmdline+=" rcupdate.rcu_cpu_stall_timeout=60 log_buf_len=4M"
+cmdline+=" fwq.preset=$preset fwq.plan=$planname"
+cmdline+="${FWQ_APPEND:+ $FWQ_APPEND}${append:+ $append}"
+
+# shellcheck disable=SC2054 # commas are qemu option syntax
+qemu=(qemu-system-x86_64 -nodefaults -display none -no-reboot -monitor none
+      -machine pc -accel "${FWQ_QEMU_ACCEL:-tcg,thread=multi}" -cpu max,vendor=GenuineIntel
+      -smp "$FWQ_SMP" -m "${mem}M" "${numa[@]}"
+      -kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline"
+      -serial "file:$out/console.log" -serial "file:$out/results.txt"
+      -serial "file:$out/ktap.raw"
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+printf '%q ' "${qemu[@]}" > "$out/qemu-cmd"
+echo >> "$out/qemu-cmd"
+command -v qemu-system-x86_64 >/dev/null || fwq_die 2 "qemu-system-x86_64 missing (scripts/deps.sh)"
+
+fwq_log "booting $krel, preset $preset, plan $planname (timeout ${timeout}s), out $out"
+start=$(fwq_now)
+timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null > "$out/qemu.log" 2>&1
+qrc=$?
+wall=$(fwq_elapsed "$start")
+
+# Assemble ktap.txt: the guest sends one result per step (with nested
+# module KTAP); the header and plan are added here.
+touch "$out/console.log" "$out/results.txt" "$out/ktap.raw"
+tr -d '\r' < "$out/ktap.raw" > "$out/ktap.body"
+nres=$(grep -cE '^(not )?ok [0-9]+' "$out/ktap.body")
+{
+	echo "KTAP version 1"
+	echo "1..$nres"
+	cat "$out/ktap.body"
+} > "$out/ktap.txt"
+rm -f "$out/ktap.raw" "$out/ktap.body"
+
+# Badness scan: any kernel report of these kinds fails the run.
+badness='(BUG:|WARNING:|Oops|general protection fault|Kernel panic|kernel BUG at'
+badness+='|Call Trace:|soft lockup|hard LOCKUP|hung_task|blocked for more than'
+badness+='|rcu: INFO|detected stall|stalls on CPUs|possible circular locking'
+badness+='|possible recursive locking|inconsistent lock state|suspicious RCU usage'
+badness+='|lockdep|KASAN:|KCSAN:|UBSAN:|list_add corruption|list_del corruption'
+badness+='|Objects remaining|refcount_t:|Unable to handle kernel|double fault'
+badness+='|Kernel Offset:|end trace)'
+tr -d '\r' < "$out/console.log" | grep -v "ommand line:" | grep -E "$badness" > "$out/badness.txt"
+[ -s "$out/badness.txt" ] || rm -f "$out/badness.txt"
+
+verdict=$(grep -a '^fwq-verdict:' "$out/results.txt" | tail -n 1 | tr -d '\r')
+"$FWQ_TOP/scripts/ktap-summary.sh" --prefix "$preset.$planname" "$out/ktap.txt" \
+	> "$out/tests.txt" 2>&1
+krc=$?
+
+if [ -s "$out/badness.txt" ]; then
+	rc=3 why="kernel badness on the console (see badness.txt)"
+elif [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	rc=124 why="timed out after ${timeout}s"
+elif [ $qrc -eq 0 ]; then
+	rc=3 why="guest died without a verdict (panic or reboot)"
+elif [ $qrc -eq 33 ]; then
+	if [ $krc -ne 0 ]; then
+		rc=1 why="guest passed but the KTAP document has failures"
+	elif [ "${verdict%% *}" != "fwq-verdict:" ] || [ "$(echo "$verdict" | awk '{print $2}')" != PASS ]; then
+		rc=3 why="pass exit code but no PASS verdict on the result channel"
+	elif [ "$nres" -eq 0 ]; then
+		rc=1 why="no test results"
+	else
+		rc=0 why="$verdict"
+	fi
+elif [ $qrc -eq 35 ]; then
+	rc=1 why="${verdict:-test failure}"
+elif [ $qrc -eq 37 ]; then
+	rc=2 why="guest setup error"
+else
+	rc=2 why="qemu exited with $qrc (see qemu.log)"
+fi
+
+case $rc in
+0) word=PASS ;;
+1) word=FAIL ;;
+2) word=SETUP-ERROR ;;
+3) word=CRASH ;;
+*) word=TIMEOUT ;;
+esac
+{
+	[ "${FWQ_VM_QUIET:-0}" = 1 ] || cat "$out/tests.txt"
+	[ -s "$out/badness.txt" ] && sed 's/^/badness: /' "$out/badness.txt" | head -n 20
+	echo "vm-run: $word $preset $planname${flavour:+ ($flavour)}: $why; exit $rc; qemu rc $qrc; ${wall}s; $out"
+} | tee "$out/summary.txt"
+exit $rc
