@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fwq_bench internals: run specification, targets (fwq or the kernel's own
+ * workqueue), threads, sample sets and the JSON writer.
+ */
+#ifndef _FWQ_BENCH_H
+#define _FWQ_BENCH_H
+
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <fwq/fwq.h>
+
+#define BENCH_MAX_THREADS	512
+#define BENCH_MAX_WQS		16
+#define BENCH_MAX_BATCH		4096
+#define BENCH_MAX_REPS		100
+#define BENCH_MAX_SAMPLES	(16UL << 20)	/* all threads of one run */
+#define BENCH_QUEUER_SAMPLES	65536		/* per S4c queuer */
+#define BENCH_LABEL_LEN		32
+#define BENCH_VARIANT_LEN	96
+
+enum bench_scenario {
+	BS_FLOOR,	/* only the floor measurement */
+	BS_S1,		/* enqueue, one item in flight per producer */
+	BS_S2,		/* batched enqueue */
+	BS_S3,		/* S1/S2 load with the pool->lock histograms */
+	BS_S4A,		/* idle flush */
+	BS_S4B,		/* sparse: queue one item, flush */
+	BS_S4C,		/* dense: every CPU queueing, threads flushing */
+	BS_S5,		/* XFS CIL emulation */
+	BS_S6,		/* flush storm over several workqueues */
+	BS_NR,
+};
+
+enum bench_target {
+	BT_FWQ,
+	BT_KWQ,
+};
+
+enum bench_wq_type {
+	BW_UNBOUND,
+	BW_PERCPU,
+	BW_ORDERED,
+};
+
+/*
+ * One run description. Written whole by a spec line or key by key through
+ * the knob files; always protected by bench_mutex.
+ */
+struct bench_spec {
+	enum bench_scenario scenario;
+	enum bench_target target;
+	enum bench_wq_type type;
+	enum fwq_affn_scope scope;
+	bool strict;
+	char variant[BENCH_VARIANT_LEN];	/* fwq_variant_parse() syntax */
+	unsigned int threads;			/* 0: scenario default */
+	struct cpumask cpus;			/* producer placement */
+	bool cpus_all;				/* cpus= was "all" */
+	unsigned int items;			/* per thread; 0: default */
+	unsigned int batch;
+	unsigned int max_active;		/* 0: default */
+	unsigned int work_us;
+	unsigned int reps;
+	unsigned int wqs;			/* S6 */
+	char label[BENCH_LABEL_LEN];
+};
+
+/* A workqueue of either target. */
+struct bench_wq {
+	enum bench_target target;
+	struct workqueue_struct *kwq;
+	struct fwq_workqueue *fwq;
+};
+
+struct bench_run;
+
+/* One work item of either target. */
+struct bench_item {
+	union {
+		struct work_struct kw;
+		struct fwq_work fw;
+	};
+	struct bench_run *run;
+	struct completion *done;	/* completed when @left hits 0 */
+	atomic_t *left;			/* NULL: @done completed directly */
+	u64 t_queue;
+	u64 t_start;
+};
+
+struct bench_thread;
+typedef int (*bench_thread_fn)(struct bench_thread *t);
+
+/* Growable-up-to-a-cap array of nanosecond samples. */
+struct bench_samples {
+	u64 *v;
+	unsigned long n;
+	unsigned long cap;
+};
+
+struct bench_thread {
+	struct bench_run *run;
+	struct task_struct *task;
+	bench_thread_fn fn;
+	int idx;
+	int cpu;
+	int ret;
+	struct bench_wq *wq;
+	struct bench_item *items;
+	unsigned int nitems;
+	struct completion done;
+	atomic_t left;
+	struct bench_samples lat;	/* primary latency */
+	struct bench_samples lat2;	/* secondary latency */
+	u64 ops;
+};
+
+struct bench_floor {
+	u64 lock_mns;	/* lock + list_add + unlock, milli-ns */
+	u64 tas_mns;	/* test_and_set_bit + clear, milli-ns */
+	u64 clock_mns;	/* one ktime_get_ns() call, milli-ns */
+};
+
+struct bench_run {
+	const struct bench_spec *spec;
+	unsigned int rep;
+	unsigned int threads;
+	unsigned int items;
+	unsigned int max_active;
+	struct bench_wq wq[BENCH_MAX_WQS];
+	unsigned int nwq;
+	struct bench_thread *thr;
+	unsigned int nthr;
+	struct completion start;
+	struct completion all_done;
+	atomic_t running;
+	atomic_t flushers_left;		/* S4c: queuers run while > 0 */
+	u64 work_ns;
+	u64 t_start;
+	u64 t_end;
+	struct bench_floor floor;
+	struct fwq_wq_stats st0;	/* summed over wq[] at measure start */
+	struct fwq_wq_stats st1;
+	bool have_stats;
+	struct fwq_lockstat *ls;	/* S3 */
+};
+
+/* JSON / text writer into a fixed buffer. */
+struct bench_out {
+	char *buf;
+	size_t len;
+	size_t size;
+	bool first;	/* no comma needed before the next key */
+	bool overflow;
+};
+
+/* main.c */
+bool bench_should_stop(void);
+void bench_stop_request(void);
+extern const char * const bench_scenario_names[BS_NR];
+extern const char * const bench_type_names[];
+extern const char * const bench_scope_names[FWQ_AFFN_NR_TYPES];
+
+/* target.c */
+int bench_wq_create(struct bench_run *run, struct bench_wq *bwq,
+		    unsigned int idx);
+void bench_wq_destroy(struct bench_wq *bwq);
+void bench_item_init(struct bench_item *it, struct bench_wq *bwq,
+		     struct bench_run *run);
+bool bench_queue(struct bench_wq *bwq, int cpu, struct bench_item *it);
+void bench_flush(struct bench_wq *bwq);
+bool bench_item_pending(struct bench_wq *bwq, struct bench_item *it);
+bool bench_stats(struct bench_run *run, struct fwq_wq_stats *st);
+bool bench_have_fwq(void);
+int bench_variant_check(const char *s, char *norm, size_t len);
+int bench_lockstat_begin(struct bench_run *run);
+void bench_lockstat_end(struct bench_run *run);
+
+/* scenarios.c */
+int bench_scenario_run(struct bench_run *run);
+void bench_scenario_report(struct bench_run *run, struct bench_out *o,
+			   char *text, size_t tlen);
+void bench_floor_measure(struct bench_floor *f);
+void bench_run_free(struct bench_run *run);
+unsigned int bench_default_threads(const struct bench_spec *s);
+unsigned int bench_default_items(const struct bench_spec *s);
+
+/* out.c */
+void bo_raw(struct bench_out *o, const char *fmt, ...) __printf(2, 3);
+void bo_key(struct bench_out *o, const char *key);
+void bo_str(struct bench_out *o, const char *key, const char *val);
+void bo_u64(struct bench_out *o, const char *key, u64 v);
+void bo_null(struct bench_out *o, const char *key);
+void bo_milli(struct bench_out *o, const char *key, u64 milli);
+void bo_ratio(struct bench_out *o, const char *key, u64 num, u64 den);
+void bo_open(struct bench_out *o, const char *key);
+void bo_close(struct bench_out *o);
+void bo_arr_open(struct bench_out *o, const char *key);
+void bo_arr_u64(struct bench_out *o, u64 v);
+void bo_arr_close(struct bench_out *o);
+
+int bs_init(struct bench_samples *s, unsigned long cap);
+void bs_free(struct bench_samples *s);
+static inline void bs_add(struct bench_samples *s, u64 v)
+{
+	if (s->n < s->cap)
+		s->v[s->n++] = v;
+}
+
+#endif /* _FWQ_BENCH_H */

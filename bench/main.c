@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq_bench: contention and flush benchmarks for the fwq variants and the
+ * kernel's own workqueue, driven through /sys/kernel/debug/fwq_bench/.
+ *
+ *   spec      (rw) one-line run description, "key=value ..."; a write
+ *                  replaces the whole spec (unnamed keys get defaults)
+ *   knobs/KEY (rw) the same keys one by one
+ *   control   (w)  "run": run the spec synchronously in the writer's
+ *                  context; "stop": stop a run in progress
+ *   run       (w)  any write: same as "run" to control
+ *   results   (r)  one JSON object per repetition of the last run
+ *   text      (r)  the same runs as test_workqueue-style lines
+ *   status    (r)  idle/running, current repetition, last error
+ *
+ * A run holds bench_mutex; any spec change or second run meanwhile gets
+ * -EBUSY. "stop", a signal to the writer, or module unload end a run early;
+ * the write then fails with -EINTR and the partial repetition is dropped.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/nodemask.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+
+#include "bench.h"
+
+#define BENCH_LINE_MAX		1024
+#define BENCH_RESULTS_SIZE	(512 * 1024)
+#define BENCH_JSON_SIZE		(16 * 1024)
+#define BENCH_TEXT_SIZE		256
+#define BENCH_MAX_ITEMS		10000000U
+#define BENCH_MAX_WORK_US	100000U
+
+const char * const bench_scenario_names[BS_NR] = {
+	[BS_FLOOR] = "floor", [BS_S1] = "s1", [BS_S2] = "s2", [BS_S3] = "s3",
+	[BS_S4A] = "s4a", [BS_S4B] = "s4b", [BS_S4C] = "s4c", [BS_S5] = "s5",
+	[BS_S6] = "s6",
+};
+
+static const char * const bench_target_names[] = {
+	[BT_FWQ] = "fwq", [BT_KWQ] = "kwq",
+};
+
+const char * const bench_type_names[] = {
+	[BW_UNBOUND] = "unbound", [BW_PERCPU] = "percpu",
+	[BW_ORDERED] = "ordered",
+};
+
+/* exact names, so that "cache" never matches "cache_shard" */
+const char * const bench_scope_names[FWQ_AFFN_NR_TYPES] = {
+	[FWQ_AFFN_DFL] = "default", [FWQ_AFFN_CPU] = "cpu",
+	[FWQ_AFFN_SMT] = "smt", [FWQ_AFFN_CACHE] = "cache",
+	[FWQ_AFFN_CACHE_SHARD] = "cache_shard", [FWQ_AFFN_NUMA] = "numa",
+	[FWQ_AFFN_SYSTEM] = "system",
+};
+
+static DEFINE_MUTEX(bench_mutex);	/* protects the specs; held by a run */
+static struct bench_spec bench_cur;	/* bench_mutex */
+static struct bench_spec bench_tmp;	/* bench_mutex: parse scratch */
+static bool bench_stop_flag;		/* READ_ONCE/WRITE_ONCE */
+
+static DEFINE_MUTEX(results_mutex);	/* protects everything below */
+static char *results_buf;
+static size_t results_len;
+static char *text_buf;
+static size_t text_len;
+static char status_buf[160] = "idle";
+
+static struct dentry *bench_root;
+
+bool bench_should_stop(void)
+{
+	return READ_ONCE(bench_stop_flag) || signal_pending(current);
+}
+
+void bench_stop_request(void)
+{
+	WRITE_ONCE(bench_stop_flag, true);
+}
+
+/* ----------------------------------------------------------------- spec */
+
+enum bench_key {
+	BK_SCENARIO, BK_TARGET, BK_TYPE, BK_SCOPE, BK_STRICT, BK_VARIANT,
+	BK_WAKE, BK_KICKED, BK_FLUSH, BK_THREADS, BK_CPUS, BK_ITEMS,
+	BK_BATCH, BK_MAX_ACTIVE, BK_WORK_US, BK_REPS, BK_WQS, BK_LABEL,
+	BK_NR,
+};
+
+static const char * const bench_key_names[BK_NR] = {
+	[BK_SCENARIO] = "scenario", [BK_TARGET] = "target",
+	[BK_TYPE] = "type", [BK_SCOPE] = "scope", [BK_STRICT] = "strict",
+	[BK_VARIANT] = "variant", [BK_WAKE] = "wake",
+	[BK_KICKED] = "kicked_list", [BK_FLUSH] = "flush",
+	[BK_THREADS] = "threads", [BK_CPUS] = "cpus", [BK_ITEMS] = "items",
+	[BK_BATCH] = "batch", [BK_MAX_ACTIVE] = "max_active",
+	[BK_WORK_US] = "work_us", [BK_REPS] = "reps", [BK_WQS] = "wqs",
+	[BK_LABEL] = "label",
+};
+
+static void spec_defaults(struct bench_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->scenario = BS_S1;
+	s->target = BT_FWQ;
+	s->type = BW_UNBOUND;
+	s->scope = FWQ_AFFN_DFL;
+	s->cpus_all = true;
+	cpumask_copy(&s->cpus, cpu_online_mask);
+	s->batch = 1;
+	s->reps = 1;
+	s->wqs = 4;
+}
+
+static int match_name(const char * const *names, int n, const char *v)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(names[i], v))
+			return i;
+	return -EINVAL;
+}
+
+static int parse_uint(const char *key, const char *v, unsigned int lo,
+		      unsigned int hi, unsigned int *out)
+{
+	unsigned int x;
+
+	if (kstrtouint(v, 0, &x) || x < lo || x > hi) {
+		pr_warn("bad spec: %s=%s (want %u..%u)\n", key, v, lo, hi);
+		return -EINVAL;
+	}
+	*out = x;
+	return 0;
+}
+
+/* Merge "key=value" into the variant string of @s (for wake= etc.). */
+static int variant_add(struct bench_spec *s, const char *key, const char *v)
+{
+	char buf[BENCH_VARIANT_LEN];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "%s%s%s=%s", s->variant,
+		     s->variant[0] ? "," : "", key, v);
+	if (n >= sizeof(buf)) {
+		pr_warn("bad spec: variant too long\n");
+		return -EINVAL;
+	}
+	strscpy(s->variant, buf, sizeof(s->variant));
+	return 0;
+}
+
+static int spec_set(struct bench_spec *s, enum bench_key k, const char *v)
+{
+	const char *key = bench_key_names[k];
+	unsigned int x;
+	int r;
+
+	switch (k) {
+	case BK_SCENARIO:
+		r = match_name(bench_scenario_names, BS_NR, v);
+		if (r < 0)
+			goto bad_name;
+		s->scenario = r;
+		return 0;
+	case BK_TARGET:
+		r = match_name(bench_target_names,
+			       ARRAY_SIZE(bench_target_names), v);
+		if (r < 0)
+			goto bad_name;
+		s->target = r;
+		return 0;
+	case BK_TYPE:
+		r = match_name(bench_type_names, ARRAY_SIZE(bench_type_names),
+			       v);
+		if (r < 0)
+			goto bad_name;
+		s->type = r;
+		return 0;
+	case BK_SCOPE:
+		r = match_name(bench_scope_names, FWQ_AFFN_NR_TYPES, v);
+		if (r < 0)
+			goto bad_name;
+		s->scope = r;
+		return 0;
+	case BK_STRICT:
+		if (parse_uint(key, v, 0, 1, &x))
+			return -EINVAL;
+		s->strict = x;
+		return 0;
+	case BK_VARIANT:
+		if (!strcmp(v, "default")) {
+			s->variant[0] = '\0';
+			return 0;
+		}
+		if (strlen(v) >= sizeof(s->variant) ||
+		    bench_variant_check(v, NULL, 0)) {
+			pr_warn("bad spec: variant=%s (want wake=locked|wakeq|claim,kicked_list=on|off,flush=each|coalesce|active)\n",
+				v);
+			return -EINVAL;
+		}
+		strscpy(s->variant, v, sizeof(s->variant));
+		return 0;
+	case BK_WAKE:
+	case BK_KICKED:
+	case BK_FLUSH: {
+		char one[48];
+
+		snprintf(one, sizeof(one), "%s=%s", key, v);
+		if (bench_variant_check(one, NULL, 0)) {
+			pr_warn("bad spec: %s\n", one);
+			return -EINVAL;
+		}
+		return variant_add(s, key, v);
+	}
+	case BK_THREADS:
+		return parse_uint(key, v, 0, BENCH_MAX_THREADS, &s->threads);
+	case BK_CPUS:
+		if (!strcmp(v, "all")) {
+			s->cpus_all = true;
+			cpumask_copy(&s->cpus, cpu_online_mask);
+			return 0;
+		}
+		if (cpulist_parse(v, &s->cpus) ||
+		    !cpumask_intersects(&s->cpus, cpu_online_mask)) {
+			pr_warn("bad spec: cpus=%s (want \"all\" or a list of online CPUs)\n",
+				v);
+			return -EINVAL;
+		}
+		s->cpus_all = false;
+		return 0;
+	case BK_ITEMS:
+		return parse_uint(key, v, 0, BENCH_MAX_ITEMS, &s->items);
+	case BK_BATCH:
+		return parse_uint(key, v, 1, BENCH_MAX_BATCH, &s->batch);
+	case BK_MAX_ACTIVE:
+		return parse_uint(key, v, 0, FWQ_MAX_ACTIVE, &s->max_active);
+	case BK_WORK_US:
+		return parse_uint(key, v, 0, BENCH_MAX_WORK_US, &s->work_us);
+	case BK_REPS:
+		return parse_uint(key, v, 1, BENCH_MAX_REPS, &s->reps);
+	case BK_WQS:
+		return parse_uint(key, v, 1, BENCH_MAX_WQS, &s->wqs);
+	case BK_LABEL: {
+		const char *p;
+
+		if (strlen(v) >= sizeof(s->label))
+			goto bad_label;
+		for (p = v; *p; p++)
+			if (!isalnum(*p) && !strchr("_.:+-", *p))
+				goto bad_label;
+		strscpy(s->label, v, sizeof(s->label));
+		return 0;
+bad_label:
+		pr_warn("bad spec: label=%s (want up to %d of [A-Za-z0-9_.:+-])\n",
+			v, BENCH_LABEL_LEN - 1);
+		return -EINVAL;
+	}
+	case BK_NR:
+		break;
+	}
+	return -EINVAL;
+bad_name:
+	pr_warn("bad spec: %s=%s (unknown value)\n", key, v);
+	return -EINVAL;
+}
+
+/* Apply "key=value" tokens separated by white space. */
+static int spec_apply_line(struct bench_spec *s, char *line)
+{
+	char *tok, *eq;
+	int k;
+
+	while ((tok = strsep(&line, " \t\n")) != NULL) {
+		if (!*tok)
+			continue;
+		eq = strchr(tok, '=');
+		if (!eq) {
+			pr_warn("bad spec: \"%s\" is not key=value\n", tok);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		k = match_name(bench_key_names, BK_NR, tok);
+		if (k < 0) {
+			pr_warn("bad spec: unknown key \"%s\"\n", tok);
+			return -EINVAL;
+		}
+		if (!eq[1] && k != BK_LABEL) {
+			pr_warn("bad spec: %s has no value\n", tok);
+			return -EINVAL;
+		}
+		if (spec_set(s, k, eq + 1))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Cross-key checks, made before every run and on every spec line. */
+static int spec_validate(const struct bench_spec *s)
+{
+	unsigned int threads = s->threads ?: bench_default_threads(s);
+	unsigned int items = s->items ?: bench_default_items(s);
+	const char *why = NULL;
+
+	if (s->target == BT_FWQ && !bench_have_fwq())
+		why = "target=fwq: this fwq_bench was built without the fwq engine exports";
+	else if (s->target == BT_FWQ && s->variant[0] &&
+		 bench_variant_check(s->variant, NULL, 0))
+		why = "variant does not parse";
+	else if (s->target == BT_KWQ && s->variant[0])
+		why = "variant/wake/kicked_list/flush apply to target=fwq only";
+	else if (s->target == BT_KWQ &&
+		 s->scope != FWQ_AFFN_DFL && s->scope != FWQ_AFFN_NUMA)
+		why = "target=kwq: 6.1 exports no affinity scopes (scope=default|numa only)";
+	else if (s->target == BT_KWQ && s->strict)
+		why = "target=kwq: strict is not available on 6.1";
+	else if (s->type != BW_UNBOUND &&
+		 (s->scope != FWQ_AFFN_DFL || s->strict))
+		why = "scope/strict need type=unbound";
+	else if (s->scenario == BS_S3 && s->target != BT_FWQ)
+		why = "s3 reads fwq's lock statistics: target=fwq only";
+	else if (s->batch > 1 && s->scenario != BS_S2 && s->scenario != BS_S3)
+		why = "batch applies to s2 and s3 only";
+	else if (s->scenario == BS_S6 && s->type == BW_ORDERED)
+		why = "s6 needs unbound or percpu workqueues";
+	else if (!cpumask_intersects(&s->cpus, cpu_online_mask))
+		why = "no online CPU in cpus";
+	else if (s->scenario != BS_FLOOR && !threads)
+		why = "threads is 0";
+	else if ((u64)threads * items > BENCH_MAX_SAMPLES)
+		why = "threads * items exceeds the sample buffer (16M)";
+
+	if (why) {
+		pr_warn("bad spec: %s\n", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void spec_value(const struct bench_spec *s, enum bench_key k,
+		       char *buf, size_t len)
+{
+	char v[BENCH_VARIANT_LEN];
+
+	switch (k) {
+	case BK_SCENARIO:
+		snprintf(buf, len, "%s", bench_scenario_names[s->scenario]);
+		break;
+	case BK_TARGET:
+		snprintf(buf, len, "%s", bench_target_names[s->target]);
+		break;
+	case BK_TYPE:
+		snprintf(buf, len, "%s", bench_type_names[s->type]);
+		break;
+	case BK_SCOPE:
+		snprintf(buf, len, "%s", bench_scope_names[s->scope]);
+		break;
+	case BK_STRICT:
+		snprintf(buf, len, "%d", s->strict);
+		break;
+	case BK_VARIANT:
+		if (!s->variant[0]) {
+			snprintf(buf, len, "default");
+			break;
+		}
+		bench_variant_check(s->variant, v, sizeof(v));
+		strreplace(v, ' ', ',');
+		snprintf(buf, len, "%s", v);
+		break;
+	case BK_WAKE:
+	case BK_KICKED:
+	case BK_FLUSH: {
+		const char *p, *key = bench_key_names[k];
+
+		bench_variant_check(s->variant, v, sizeof(v));
+		strreplace(v, ' ', ',');
+		p = strstr(v, key);
+		if (p && p[strlen(key)] == '=') {
+			snprintf(buf, len, "%s", p + strlen(key) + 1);
+			strreplace(buf, ',', '\0');
+		} else {
+			snprintf(buf, len, "default");
+		}
+		break;
+	}
+	case BK_THREADS:
+		snprintf(buf, len, "%u", s->threads);
+		break;
+	case BK_CPUS:
+		if (s->cpus_all)
+			snprintf(buf, len, "all");
+		else
+			snprintf(buf, len, "%*pbl", cpumask_pr_args(&s->cpus));
+		break;
+	case BK_ITEMS:
+		snprintf(buf, len, "%u", s->items);
+		break;
+	case BK_BATCH:
+		snprintf(buf, len, "%u", s->batch);
+		break;
+	case BK_MAX_ACTIVE:
+		snprintf(buf, len, "%u", s->max_active);
+		break;
+	case BK_WORK_US:
+		snprintf(buf, len, "%u", s->work_us);
+		break;
+	case BK_REPS:
+		snprintf(buf, len, "%u", s->reps);
+		break;
+	case BK_WQS:
+		snprintf(buf, len, "%u", s->wqs);
+		break;
+	case BK_LABEL:
+		snprintf(buf, len, "%s", s->label);
+		break;
+	case BK_NR:
+		buf[0] = '\0';
+		break;
+	}
+}
+
+static void spec_line(const struct bench_spec *s, char *buf, size_t len)
+{
+	char v[BENCH_VARIANT_LEN + 8];
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < BK_NR; k++) {
+		if (k == BK_WAKE || k == BK_KICKED || k == BK_FLUSH)
+			continue;
+		spec_value(s, k, v, sizeof(v));
+		n += scnprintf(buf + n, len - n, "%s%s=%s", k ? " " : "",
+			       bench_key_names[k], v);
+	}
+}
+
+/* -------------------------------------------------------------- results */
+
+static void status_set(const char *fmt, ...) __printf(1, 2);
+static void status_set(const char *fmt, ...)
+{
+	va_list ap;
+
+	mutex_lock(&results_mutex);
+	va_start(ap, fmt);
+	vsnprintf(status_buf, sizeof(status_buf), fmt, ap);
+	va_end(ap);
+	mutex_unlock(&results_mutex);
+}
+
+static void results_clear(void)
+{
+	mutex_lock(&results_mutex);
+	results_len = 0;
+	text_len = 0;
+	mutex_unlock(&results_mutex);
+}
+
+static void results_append(const char *json, const char *text)
+{
+	mutex_lock(&results_mutex);
+	results_len += scnprintf(results_buf + results_len,
+				 BENCH_RESULTS_SIZE - results_len, "%s\n",
+				 json);
+	text_len += scnprintf(text_buf + text_len,
+			      BENCH_RESULTS_SIZE / 8 - text_len, "%s\n", text);
+	mutex_unlock(&results_mutex);
+}
+
+static void report_topology(struct bench_out *o)
+{
+	bo_open(o, "topology");
+	bo_u64(o, "nr_cpu_ids", nr_cpu_ids);
+	bo_u64(o, "possible_cpus", num_possible_cpus());
+	bo_u64(o, "present_cpus", num_present_cpus());
+	bo_u64(o, "online_cpus", num_online_cpus());
+	bo_u64(o, "nr_node_ids", nr_node_ids);
+	bo_u64(o, "online_nodes", num_online_nodes());
+	bo_str(o, "kernel", init_utsname()->release);
+	bo_str(o, "fwq_bench_version", FWQ_VERSION);
+	bo_close(o);
+}
+
+static void report_run(struct bench_run *run, struct bench_out *o,
+		       char *text, size_t tlen)
+{
+	const struct bench_spec *s = run->spec;
+	char v[BENCH_LINE_MAX];
+	char *line = v;
+
+	o->first = true;
+	bo_raw(o, "{");
+	bo_str(o, "schema", "fwq_bench/1");
+	bo_str(o, "scenario", bench_scenario_names[s->scenario]);
+	bo_str(o, "target", bench_target_names[s->target]);
+	bo_str(o, "type", bench_type_names[s->type]);
+	if (s->target == BT_KWQ) {
+		bo_str(o, "scope", "n/a");
+		bo_str(o, "variant", "kernel");
+		bo_str(o, "kwq_pwqs", "6.1: per-node pwqs for unbound, per-cpu otherwise");
+	} else {
+		bo_str(o, "scope", bench_scope_names[s->scope]);
+		spec_value(s, BK_VARIANT, v, sizeof(v));
+		if (!strcmp(v, "default") && bench_have_fwq())
+			bench_variant_check("", v, sizeof(v));
+		strreplace(v, ' ', ',');
+		bo_str(o, "variant", v);
+	}
+	bo_u64(o, "strict", s->strict);
+	bo_str(o, "label", s->label);
+	bo_u64(o, "threads", run->threads);
+	snprintf(v, sizeof(v), "%*pbl", cpumask_pr_args(&s->cpus));
+	bo_str(o, "cpus", v);
+	bo_str(o, "placement", "round_robin_bound");
+	bo_u64(o, "items_per_thread", run->items);
+	bo_u64(o, "batch", s->batch);
+	bo_u64(o, "max_active", run->max_active);
+	bo_u64(o, "work_us", s->work_us);
+	bo_u64(o, "wqs", run->nwq);
+	bo_u64(o, "rep", run->rep);
+	bo_u64(o, "reps", s->reps);
+	spec_line(s, line, sizeof(v));
+	bo_str(o, "spec", line);
+	report_topology(o);
+	bo_open(o, "floor");
+	bo_milli(o, "lock_list_add_unlock_ns", run->floor.lock_mns);
+	bo_milli(o, "test_and_set_ns", run->floor.tas_mns);
+	bo_milli(o, "clock_read_ns", run->floor.clock_mns);
+	bo_close(o);
+	if (s->scenario != BS_FLOOR)
+		bench_scenario_report(run, o, text, tlen);
+	else
+		snprintf(text, tlen,
+			 "floor: lock+list_add+unlock %llu.%03llu ns, test_and_set %llu.%03llu ns",
+			 run->floor.lock_mns / 1000, run->floor.lock_mns % 1000,
+			 run->floor.tas_mns / 1000, run->floor.tas_mns % 1000);
+	bo_str(o, "text", text);
+	bo_raw(o, "}");
+}
+
+/* Run bench_cur; bench_mutex held. */
+static int bench_run_spec(void)
+{
+	const struct bench_spec *s = &bench_cur;
+	struct bench_out o = {};
+	struct bench_run *run;
+	char text[BENCH_TEXT_SIZE];
+	unsigned int rep;
+	int ret;
+
+	ret = spec_validate(s);
+	if (ret)
+		return ret;
+	o.size = BENCH_JSON_SIZE;
+	o.buf = kvmalloc(o.size, GFP_KERNEL);
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!o.buf || !run) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	WRITE_ONCE(bench_stop_flag, false);
+	results_clear();
+
+	for (rep = 1; rep <= s->reps && !ret; rep++) {
+		memset(run, 0, sizeof(*run));
+		run->spec = s;
+		run->rep = rep;
+		run->threads = s->threads ?: bench_default_threads(s);
+		run->items = s->items ?: bench_default_items(s);
+		run->max_active = s->max_active;
+		if (!run->max_active && s->scenario == BS_S5)
+			run->max_active = 4;
+		run->work_ns = (u64)s->work_us * NSEC_PER_USEC;
+		status_set("running %s %s rep %u/%u",
+			   bench_scenario_names[s->scenario],
+			   bench_target_names[s->target], rep, s->reps);
+
+		bench_floor_measure(&run->floor);
+		if (s->scenario != BS_FLOOR)
+			ret = bench_scenario_run(run);
+		if (!ret && bench_should_stop())
+			ret = -EINTR;
+		if (!ret) {
+			o.len = 0;
+			o.overflow = false;
+			text[0] = '\0';
+			report_run(run, &o, text, sizeof(text));
+			if (o.overflow) {
+				pr_warn("result of %s too large for the JSON buffer\n",
+					bench_scenario_names[s->scenario]);
+				ret = -EOVERFLOW;
+			} else {
+				results_append(o.buf, text);
+				pr_info("[%s %s rep %u] %s\n",
+					bench_scenario_names[s->scenario],
+					bench_target_names[s->target], rep,
+					text);
+			}
+		}
+		bench_run_free(run);
+	}
+out:
+	if (ret == -EINTR)
+		pr_info("run stopped\n");
+	status_set("idle (last run: %s, %d)",
+		   bench_scenario_names[s->scenario], ret);
+	kfree(run);
+	kvfree(o.buf);
+	return ret;
+}
+
+/* --------------------------------------------------------------- debugfs */
+
+static char *bench_get_line(const char __user *ubuf, size_t len)
+{
+	if (len >= BENCH_LINE_MAX) {
+		pr_warn("bad spec: line longer than %d bytes\n",
+			BENCH_LINE_MAX - 1);
+		return ERR_PTR(-EINVAL);
+	}
+	return memdup_user_nul(ubuf, len);
+}
+
+static int spec_show(struct seq_file *m, void *v)
+{
+	char *line;
+
+	if (!mutex_trylock(&bench_mutex))
+		return -EBUSY;
+	line = kmalloc(BENCH_LINE_MAX, GFP_KERNEL);
+	if (line) {
+		spec_line(&bench_cur, line, BENCH_LINE_MAX);
+		seq_printf(m, "%s\n", line);
+	}
+	mutex_unlock(&bench_mutex);
+	kfree(line);
+	return line ? 0 : -ENOMEM;
+}
+
+static int spec_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, spec_show, inode->i_private);
+}
+
+static ssize_t spec_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	char *line = bench_get_line(ubuf, len);
+	int ret;
+
+	if (IS_ERR(line))
+		return PTR_ERR(line);
+	if (!mutex_trylock(&bench_mutex)) {
+		kfree(line);
+		return -EBUSY;
+	}
+	spec_defaults(&bench_tmp);
+	ret = spec_apply_line(&bench_tmp, line);
+	if (!ret)
+		ret = spec_validate(&bench_tmp);
+	if (!ret)
+		bench_cur = bench_tmp;
+	mutex_unlock(&bench_mutex);
+	kfree(line);
+	return ret ?: len;
+}
+
+static const struct file_operations spec_fops = {
+	.owner = THIS_MODULE,
+	.open = spec_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = spec_write,
+};
+
+static int knob_show(struct seq_file *m, void *v)
+{
+	enum bench_key k = (uintptr_t)m->private;
+	char buf[BENCH_VARIANT_LEN + 8];
+
+	if (!mutex_trylock(&bench_mutex))
+		return -EBUSY;
+	spec_value(&bench_cur, k, buf, sizeof(buf));
+	mutex_unlock(&bench_mutex);
+	seq_printf(m, "%s\n", buf);
+	return 0;
+}
+
+static int knob_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, knob_show, inode->i_private);
+}
+
+static ssize_t knob_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	enum bench_key k = (uintptr_t)file_inode(file)->i_private;
+	char *line = bench_get_line(ubuf, len);
+	int ret;
+
+	if (IS_ERR(line))
+		return PTR_ERR(line);
+	strim(line);
+	if (!mutex_trylock(&bench_mutex)) {
+		kfree(line);
+		return -EBUSY;
+	}
+	bench_tmp = bench_cur;
+	if (!*line && k != BK_LABEL) {
+		pr_warn("bad spec: %s has no value\n", bench_key_names[k]);
+		ret = -EINVAL;
+	} else {
+		ret = spec_set(&bench_tmp, k, line);
+	}
+	if (!ret)
+		bench_cur = bench_tmp;
+	mutex_unlock(&bench_mutex);
+	kfree(line);
+	return ret ?: len;
+}
+
+static const struct file_operations knob_fops = {
+	.owner = THIS_MODULE,
+	.open = knob_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = knob_write,
+};
+
+static ssize_t bench_do_run(size_t len)
+{
+	int ret;
+
+	if (!mutex_trylock(&bench_mutex))
+		return -EBUSY;
+	ret = bench_run_spec();
+	mutex_unlock(&bench_mutex);
+	return ret ?: len;
+}
+
+static ssize_t control_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	char *line = bench_get_line(ubuf, len);
+	ssize_t ret;
+
+	if (IS_ERR(line))
+		return PTR_ERR(line);
+	strim(line);
+	if (!strcmp(line, "run")) {
+		ret = bench_do_run(len);
+	} else if (!strcmp(line, "stop")) {
+		bench_stop_request();
+		ret = len;
+	} else {
+		pr_warn("bad control command \"%s\" (want run or stop)\n",
+			line);
+		ret = -EINVAL;
+	}
+	kfree(line);
+	return ret;
+}
+
+static const struct file_operations control_fops = {
+	.owner = THIS_MODULE,
+	.write = control_write,
+	.llseek = noop_llseek,
+};
+
+static ssize_t run_write(struct file *file, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	return bench_do_run(len);
+}
+
+static const struct file_operations run_fops = {
+	.owner = THIS_MODULE,
+	.write = run_write,
+	.llseek = noop_llseek,
+};
+
+static int results_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&results_mutex);
+	seq_write(m, results_buf, results_len);
+	mutex_unlock(&results_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(results);
+
+static int text_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&results_mutex);
+	seq_write(m, text_buf, text_len);
+	mutex_unlock(&results_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(text);
+
+static int status_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&results_mutex);
+	seq_printf(m, "%s\n", status_buf);
+	mutex_unlock(&results_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(status);
+
+static int __init fwq_bench_init(void)
+{
+	struct dentry *knobs;
+	uintptr_t k;
+
+	results_buf = kvzalloc(BENCH_RESULTS_SIZE, GFP_KERNEL);
+	text_buf = kvzalloc(BENCH_RESULTS_SIZE / 8, GFP_KERNEL);
+	if (!results_buf || !text_buf) {
+		kvfree(results_buf);
+		kvfree(text_buf);
+		return -ENOMEM;
+	}
+	spec_defaults(&bench_cur);
+
+	bench_root = debugfs_create_dir("fwq_bench", NULL);
+	debugfs_create_file("spec", 0644, bench_root, NULL, &spec_fops);
+	debugfs_create_file("control", 0200, bench_root, NULL, &control_fops);
+	debugfs_create_file("run", 0200, bench_root, NULL, &run_fops);
+	debugfs_create_file("results", 0444, bench_root, NULL, &results_fops);
+	debugfs_create_file("text", 0444, bench_root, NULL, &text_fops);
+	debugfs_create_file("status", 0444, bench_root, NULL, &status_fops);
+	knobs = debugfs_create_dir("knobs", bench_root);
+	for (k = 0; k < BK_NR; k++)
+		debugfs_create_file(bench_key_names[k], 0644, knobs, (void *)k,
+				    &knob_fops);
+	pr_info("fwq_bench %s loaded (fwq target %s)\n", FWQ_VERSION,
+		bench_have_fwq() ? "available" : "not built");
+	return 0;
+}
+
+static void __exit fwq_bench_exit(void)
+{
+	/*
+	 * An open file pins the module, so no run can be in progress here;
+	 * stop anyway in case a future caller runs without a file.
+	 */
+	bench_stop_request();
+	debugfs_remove_recursive(bench_root);
+	mutex_lock(&bench_mutex);
+	mutex_unlock(&bench_mutex);
+	kvfree(results_buf);
+	kvfree(text_buf);
+}
+
+module_init(fwq_bench_init);
+module_exit(fwq_bench_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("fwq benchmarks: enqueue, lock hold and flush scenarios");
+MODULE_VERSION(FWQ_VERSION);

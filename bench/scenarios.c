@@ -1,0 +1,832 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq_bench scenarios S1-S6 and the floor measurement. Scenario ids follow
+ * the fwq design notes (seed-hazards-and-benchmarks.md, section 4).
+ *
+ * Every scenario runs kthreads bound to CPUs that all start on one
+ * completion. Threads check bench_should_stop() at least every item and
+ * never wait for a work item without a timeout, so a run can be stopped at
+ * any point; the workqueues are destroyed (drained) before any item memory
+ * is freed.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/irqflags.h>
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/spinlock.h>
+#include <linux/timekeeping.h>
+
+#include "bench.h"
+
+/* ---------------------------------------------------------------- floor */
+
+#define FLOOR_ITERS	4096
+#define FLOOR_PASSES	7
+
+static DEFINE_RAW_SPINLOCK(floor_lock);
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The cheapest possible pool->lock critical section (lock, list add, unlock)
+ * and an atomic test-and-set, each the median of several passes with
+ * interrupts off. Latencies are also reported as multiples of the lock floor,
+ * which makes runs on different machines (or under TCG) comparable.
+ */
+void bench_floor_measure(struct bench_floor *f)
+{
+	u64 lock[FLOOR_PASSES], tas[FLOOR_PASSES], clk[FLOOR_PASSES];
+	struct list_head head, node;
+	unsigned long word = 0, flags;
+	unsigned int p, i;
+	u64 t0, t1;
+
+	for (p = 0; p < FLOOR_PASSES; p++) {
+		local_irq_save(flags);
+		t0 = ktime_get_ns();
+		for (i = 0; i < FLOOR_ITERS; i++) {
+			raw_spin_lock(&floor_lock);
+			INIT_LIST_HEAD(&head);
+			list_add(&node, &head);
+			raw_spin_unlock(&floor_lock);
+		}
+		t1 = ktime_get_ns();
+		lock[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+
+		t0 = ktime_get_ns();
+		for (i = 0; i < FLOOR_ITERS; i++) {
+			if (!test_and_set_bit(0, &word))
+				WRITE_ONCE(word, 0);
+		}
+		t1 = ktime_get_ns();
+		tas[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+
+		t0 = ktime_get_ns();
+		for (i = 0; i < FLOOR_ITERS; i++)
+			ktime_get_ns();
+		t1 = ktime_get_ns();
+		clk[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+		local_irq_restore(flags);
+		cond_resched();
+	}
+	sort(lock, FLOOR_PASSES, sizeof(u64), cmp_u64, NULL);
+	sort(tas, FLOOR_PASSES, sizeof(u64), cmp_u64, NULL);
+	sort(clk, FLOOR_PASSES, sizeof(u64), cmp_u64, NULL);
+	f->lock_mns = max_t(u64, lock[FLOOR_PASSES / 2], 1);
+	f->tas_mns = max_t(u64, tas[FLOOR_PASSES / 2], 1);
+	f->clock_mns = clk[FLOOR_PASSES / 2];
+}
+
+/* -------------------------------------------------------------- threads */
+
+static int bench_wait_done(struct completion *c)
+{
+	while (!wait_for_completion_timeout(c, HZ / 20)) {
+		if (bench_should_stop())
+			return -EINTR;
+	}
+	return 0;
+}
+
+static int bench_kthread(void *arg)
+{
+	struct bench_thread *t = arg;
+	struct bench_run *run = t->run;
+
+	wait_for_completion(&run->start);
+	if (!bench_should_stop())
+		t->ret = t->fn(t);
+	if (atomic_dec_and_test(&run->running))
+		complete(&run->all_done);
+
+	/* park without burning the CPU until kthread_stop() */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* The n-th CPU of the placement mask, round robin. */
+static int bench_nth_cpu(const struct cpumask *m, unsigned int n)
+{
+	unsigned int w = cpumask_weight(m), i = 0;
+	int cpu;
+
+	n %= w;
+	for_each_cpu(cpu, m)
+		if (i++ == n)
+			return cpu;
+	return cpumask_first(m);
+}
+
+static int bench_threads_alloc(struct bench_run *run, unsigned int n)
+{
+	run->thr = kcalloc(n, sizeof(*run->thr), GFP_KERNEL);
+	if (!run->thr)
+		return -ENOMEM;
+	run->nthr = n;
+	return 0;
+}
+
+static int bench_thread_setup(struct bench_run *run, unsigned int idx,
+			      int cpu, bench_thread_fn fn,
+			      struct bench_wq *wq, unsigned int nitems,
+			      unsigned long lat_cap, unsigned long lat2_cap)
+{
+	struct bench_thread *t = &run->thr[idx];
+	unsigned int i;
+	int ret;
+
+	t->run = run;
+	t->idx = idx;
+	t->cpu = cpu;
+	t->fn = fn;
+	t->wq = wq;
+	init_completion(&t->done);
+	if (nitems) {
+		t->items = kcalloc(nitems, sizeof(*t->items), GFP_KERNEL);
+		if (!t->items)
+			return -ENOMEM;
+		t->nitems = nitems;
+		for (i = 0; i < nitems; i++)
+			bench_item_init(&t->items[i], wq, run);
+	}
+	ret = bs_init(&t->lat, lat_cap);
+	if (!ret)
+		ret = bs_init(&t->lat2, lat2_cap);
+	return ret;
+}
+
+static void bench_threads_free(struct bench_run *run)
+{
+	unsigned int i;
+
+	if (!run->thr)
+		return;
+	for (i = 0; i < run->nthr; i++) {
+		kfree(run->thr[i].items);
+		bs_free(&run->thr[i].lat);
+		bs_free(&run->thr[i].lat2);
+	}
+	kfree(run->thr);
+	run->thr = NULL;
+	run->nthr = 0;
+}
+
+/*
+ * Start every thread at once and wait for all of them. A signal to the
+ * writer of "run" stops the run the same way "stop" does.
+ */
+static int bench_threads_run(struct bench_run *run)
+{
+	unsigned int i, created = 0;
+	int ret = 0;
+	long w;
+
+	init_completion(&run->start);
+	init_completion(&run->all_done);
+	atomic_set(&run->running, run->nthr);
+
+	for (i = 0; i < run->nthr; i++) {
+		struct bench_thread *t = &run->thr[i];
+		struct task_struct *task;
+
+		task = kthread_create_on_node(bench_kthread, t,
+					      cpu_to_node(t->cpu),
+					      "fwqb/%u:%d", i, t->cpu);
+		if (IS_ERR(task)) {
+			ret = PTR_ERR(task);
+			break;
+		}
+		kthread_bind(task, t->cpu);
+		t->task = task;
+		created++;
+		wake_up_process(task);
+	}
+	if (ret) {
+		/* never started threads: count them as done */
+		for (i = created; i < run->nthr; i++)
+			if (atomic_dec_and_test(&run->running))
+				complete(&run->all_done);
+		bench_stop_request();
+	}
+
+	run->t_start = ktime_get_ns();
+	complete_all(&run->start);
+	for (;;) {
+		w = wait_for_completion_interruptible_timeout(&run->all_done,
+							      HZ / 10);
+		if (w > 0)
+			break;
+		if (w < 0) {
+			/* signal: stop, then wait without interruption */
+			bench_stop_request();
+			wait_for_completion(&run->all_done);
+			break;
+		}
+	}
+	run->t_end = ktime_get_ns();
+
+	for (i = 0; i < created; i++) {
+		kthread_stop(run->thr[i].task);
+		run->thr[i].task = NULL;
+	}
+	if (!ret && bench_should_stop())
+		ret = -EINTR;
+	for (i = 0; !ret && i < run->nthr; i++)
+		ret = run->thr[i].ret;
+	return ret;
+}
+
+/* ------------------------------------------------------------ scenarios */
+
+/*
+ * S1/S2/S3 producer: queue a batch of @batch distinct items (S1: one), timing
+ * only the queue call, then wait for the whole batch. With batch 1 this is
+ * lib/test_workqueue.c's loop, including its re-initialization of the item
+ * before every queueing.
+ */
+static int producer_fn(struct bench_thread *t)
+{
+	struct bench_run *run = t->run;
+	unsigned int batch = t->nitems, done = 0, n, i;
+	int ret;
+
+	while (done < run->items) {
+		n = min(batch, run->items - done);
+		reinit_completion(&t->done);
+		atomic_set(&t->left, n);
+		for (i = 0; i < n; i++) {
+			struct bench_item *it = &t->items[i];
+			u64 t0, t1;
+
+			bench_item_init(it, t->wq, run);
+			it->done = &t->done;
+			it->left = &t->left;
+			t0 = ktime_get_ns();
+			it->t_queue = t0;
+			bench_queue(t->wq, -1, it);
+			t1 = ktime_get_ns();
+			bs_add(&t->lat, t1 - t0);
+		}
+		ret = bench_wait_done(&t->done);
+		if (ret)
+			return ret;
+		for (i = 0; i < n; i++)
+			bs_add(&t->lat2, t->items[i].t_start -
+					 t->items[i].t_queue);
+		done += n;
+		t->ops += n;
+		if (bench_should_stop())
+			return -EINTR;
+	}
+	return 0;
+}
+
+/* S4a: flush an idle workqueue in a loop. */
+static int idle_flush_fn(struct bench_thread *t)
+{
+	struct bench_run *run = t->run;
+	unsigned int i;
+	u64 t0;
+
+	for (i = 0; i < run->items; i++) {
+		t0 = ktime_get_ns();
+		bench_flush(t->wq);
+		bs_add(&t->lat, ktime_get_ns() - t0);
+		t->ops++;
+		if (bench_should_stop())
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* S4b and S6: queue one item on the local CPU, then flush the workqueue. */
+static int queue_flush_fn(struct bench_thread *t)
+{
+	struct bench_run *run = t->run;
+	struct bench_item *it = &t->items[0];
+	unsigned int i;
+	u64 t0, t1;
+
+	for (i = 0; i < run->items; i++) {
+		it->done = NULL;
+		it->left = NULL;
+		t0 = ktime_get_ns();
+		bench_queue(t->wq, -1, it);
+		t1 = ktime_get_ns();
+		bench_flush(t->wq);
+		bs_add(&t->lat, ktime_get_ns() - t1);
+		bs_add(&t->lat2, t1 - t0);
+		t->ops++;
+		if (bench_should_stop())
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* S4c flusher: flush in a loop while the queuers keep every pwq busy. */
+static int dense_flush_fn(struct bench_thread *t)
+{
+	struct bench_run *run = t->run;
+	int ret = idle_flush_fn(t);
+
+	atomic_dec(&run->flushers_left);
+	return ret;
+}
+
+/* S4c queuer: keep re-queueing a few items on this CPU until flushers end. */
+static int dense_queue_fn(struct bench_thread *t)
+{
+	struct bench_run *run = t->run;
+	unsigned int i = 0;
+	u64 t0, t1;
+
+	while (atomic_read(&run->flushers_left) > 0) {
+		struct bench_item *it = &t->items[i++ % t->nitems];
+
+		if (!bench_item_pending(t->wq, it)) {
+			t0 = ktime_get_ns();
+			if (bench_queue(t->wq, t->cpu, it)) {
+				t1 = ktime_get_ns();
+				bs_add(&t->lat2, t1 - t0);
+				t->ops++;
+			}
+		}
+		if (bench_should_stop())
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * S5: an XFS CIL push. Each "fsync" thread flushes the CIL workqueue, queues
+ * the push work (busy for work_us) and waits for it.
+ */
+static int cil_fn(struct bench_thread *t)
+{
+	struct bench_run *run = t->run;
+	struct bench_item *it = &t->items[0];
+	unsigned int i;
+	u64 t0, t1;
+	int ret;
+
+	for (i = 0; i < run->items; i++) {
+		t0 = ktime_get_ns();
+		bench_flush(t->wq);
+		t1 = ktime_get_ns();
+		reinit_completion(&t->done);
+		it->done = &t->done;
+		it->left = NULL;
+		bench_queue(t->wq, -1, it);
+		ret = bench_wait_done(&t->done);
+		if (ret)
+			return ret;
+		bs_add(&t->lat, t1 - t0);
+		bs_add(&t->lat2, ktime_get_ns() - t0);
+		t->ops++;
+		if (bench_should_stop())
+			return -EINTR;
+	}
+	return 0;
+}
+
+unsigned int bench_default_threads(const struct bench_spec *s)
+{
+	switch (s->scenario) {
+	case BS_S4A:
+		return 1;
+	case BS_S4C:
+		return 2;
+	case BS_S4B:
+	case BS_S5:
+	case BS_S6:
+		return 16;
+	default:
+		return cpumask_weight(&s->cpus);
+	}
+}
+
+unsigned int bench_default_items(const struct bench_spec *s)
+{
+	switch (s->scenario) {
+	case BS_S4A:
+		return 10000;
+	case BS_S4B:
+	case BS_S4C:
+	case BS_S5:
+	case BS_S6:
+		return 500;
+	default:
+		return 2000;
+	}
+}
+
+/* Items queued on each online CPU of the wq once, then a flush. */
+static int bench_touch_all_cpus(struct bench_run *run, struct bench_wq *wq)
+{
+	struct bench_item *items;
+	struct completion done;
+	atomic_t left;
+	int cpu, n = 0, ret;
+
+	items = kcalloc(nr_cpu_ids, sizeof(*items), GFP_KERNEL);
+	if (!items)
+		return -ENOMEM;
+	init_completion(&done);
+	atomic_set(&left, num_online_cpus() + 1);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		bench_item_init(&items[n], wq, run);
+		items[n].done = &done;
+		items[n].left = &left;
+		bench_queue(wq, cpu, &items[n++]);
+	}
+	cpus_read_unlock();
+	/* the extra count covers CPUs that went offline meanwhile */
+	atomic_sub(num_online_cpus() + 1 - n, &left);
+	if (atomic_dec_and_test(&left))
+		complete(&done);
+	ret = bench_wait_done(&done);
+	bench_flush(wq);
+	kfree(items);
+	return ret;
+}
+
+static int bench_setup_threads(struct bench_run *run)
+{
+	const struct bench_spec *s = run->spec;
+	const struct cpumask *m = &s->cpus;
+	unsigned long cap = run->items;
+	unsigned int i, n = run->threads, nq = 0;
+	bench_thread_fn fn;
+	int ret, cpu;
+
+	if (s->scenario == BS_S4C)
+		nq = cpumask_weight(m);
+	ret = bench_threads_alloc(run, n + nq);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < n; i++) {
+		struct bench_wq *wq = &run->wq[i % run->nwq];
+		unsigned int nitems = 1;
+		unsigned long cap2 = cap;
+
+		cpu = bench_nth_cpu(m, i);
+		switch (s->scenario) {
+		case BS_S1:
+		case BS_S2:
+		case BS_S3:
+			fn = producer_fn;
+			nitems = s->batch;
+			break;
+		case BS_S4A:
+		case BS_S4C:
+			fn = s->scenario == BS_S4A ? idle_flush_fn :
+						     dense_flush_fn;
+			nitems = 0;
+			cap2 = 0;
+			break;
+		case BS_S4B:
+		case BS_S6:
+			fn = queue_flush_fn;
+			break;
+		case BS_S5:
+			fn = cil_fn;
+			break;
+		default:
+			return -EINVAL;
+		}
+		ret = bench_thread_setup(run, i, cpu, fn, wq, nitems, cap, cap2);
+		if (ret)
+			return ret;
+	}
+	i = n;
+	for_each_cpu(cpu, m) {
+		ret = bench_thread_setup(run, i++, cpu, dense_queue_fn,
+					 &run->wq[0], 8, 0,
+					 BENCH_QUEUER_SAMPLES);
+		if (ret)
+			return ret;
+		if (i == n + nq)
+			break;
+	}
+	atomic_set(&run->flushers_left, n);
+	return 0;
+}
+
+int bench_scenario_run(struct bench_run *run)
+{
+	const struct bench_spec *s = run->spec;
+	unsigned int i;
+	int ret;
+
+	run->nwq = s->scenario == BS_S6 ? s->wqs : 1;
+	for (i = 0; i < run->nwq; i++) {
+		ret = bench_wq_create(run, &run->wq[i], i);
+		if (ret) {
+			pr_warn("creating %s workqueue %u failed: %d\n",
+				s->target == BT_FWQ ? "fwq" : "kwq", i, ret);
+			goto out;
+		}
+	}
+
+	ret = bench_setup_threads(run);
+	if (ret)
+		goto out;
+
+	/* flush scenarios start from every pwq having been used once */
+	if (s->scenario >= BS_S4A) {
+		for (i = 0; i < run->nwq; i++) {
+			ret = bench_touch_all_cpus(run, &run->wq[i]);
+			if (ret)
+				goto out;
+		}
+	}
+
+	if (s->scenario == BS_S3) {
+		ret = bench_lockstat_begin(run);
+		if (ret)
+			goto out;
+	}
+	run->have_stats = bench_stats(run, &run->st0);
+	ret = bench_threads_run(run);
+	for (i = 0; i < run->nwq; i++)
+		bench_flush(&run->wq[i]);
+	run->t_end = ktime_get_ns();
+	bench_stats(run, &run->st1);
+	if (s->scenario == BS_S3)
+		bench_lockstat_end(run);
+out:
+	/* destroying drains every item before the items are freed */
+	for (i = 0; i < run->nwq; i++)
+		bench_wq_destroy(&run->wq[i]);
+	return ret;
+}
+
+/* --------------------------------------------------------------- report */
+
+struct bench_dist {
+	u64 *v;
+	unsigned long n;
+};
+
+static int bench_dist_merge(struct bench_run *run, bool second,
+			    unsigned int from, unsigned int to,
+			    struct bench_dist *d)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = from; i < to; i++)
+		n += second ? run->thr[i].lat2.n : run->thr[i].lat.n;
+	d->n = 0;
+	d->v = NULL;
+	if (!n)
+		return 0;
+	d->v = kvmalloc_array(n, sizeof(u64), GFP_KERNEL);
+	if (!d->v)
+		return -ENOMEM;
+	for (i = from; i < to; i++) {
+		struct bench_samples *s = second ? &run->thr[i].lat2 :
+						   &run->thr[i].lat;
+
+		memcpy(d->v + d->n, s->v, s->n * sizeof(u64));
+		d->n += s->n;
+	}
+	sort(d->v, d->n, sizeof(u64), cmp_u64, NULL);
+	return 0;
+}
+
+/* per-10000 quantile of a sorted distribution */
+static u64 q(const struct bench_dist *d, unsigned int p)
+{
+	if (!d->n)
+		return 0;
+	return d->v[div_u64((u64)(d->n - 1) * p, 10000)];
+}
+
+static void report_dist(struct bench_out *o, const struct bench_run *run,
+			const char *pfx, const struct bench_dist *d)
+{
+	static const struct { const char *name; unsigned int p; } qs[] = {
+		{ "p50", 5000 }, { "p90", 9000 }, { "p95", 9500 },
+		{ "p99", 9900 }, { "p999", 9990 }, { "max", 10000 },
+	};
+	char key[48];
+	u64 sum = 0;
+	unsigned long i;
+
+	if (!d->n)
+		return;
+	for (i = 0; i < d->n; i++)
+		sum += d->v[i];
+	snprintf(key, sizeof(key), "%s_samples", pfx);
+	bo_u64(o, key, d->n);
+	snprintf(key, sizeof(key), "%s_mean_ns", pfx);
+	bo_u64(o, key, div64_u64(sum, d->n));
+	for (i = 0; i < ARRAY_SIZE(qs); i++) {
+		snprintf(key, sizeof(key), "%s_%s_ns", pfx, qs[i].name);
+		bo_u64(o, key, q(d, qs[i].p));
+	}
+	/* multiples of the lock floor, which is in milli-ns */
+	for (i = 0; i < ARRAY_SIZE(qs); i += 2) {
+		snprintf(key, sizeof(key), "%s_%s_x_floor", pfx, qs[i].name);
+		bo_ratio(o, key, q(d, qs[i].p) * 1000, run->floor.lock_mns);
+	}
+}
+
+static void report_cdf(struct bench_out *o, const char *key,
+		       const struct bench_dist *d)
+{
+	unsigned int p;
+
+	if (!d->n)
+		return;
+	bo_arr_open(o, key);
+	for (p = 0; p <= 10000; p += 500)
+		bo_arr_u64(o, q(d, p));
+	bo_arr_close(o);
+}
+
+static void report_stats(struct bench_out *o, struct bench_run *run)
+{
+	static const char * const site[FWQ_SITE_NR] = {
+		"queue", "chain", "cm", "other",
+	};
+	struct fwq_wq_stats *a = &run->st0, *b = &run->st1;
+	u64 total = 0, locked = 0, queued, flushes, w;
+	char key[48];
+	unsigned int i, k;
+
+	if (!run->have_stats) {
+		bo_null(o, "wakeups_per_item");
+		bo_null(o, "pwqs_visited_per_flush");
+		bo_null(o, "lock_cycles_per_flush");
+		return;
+	}
+	queued = b->queued - a->queued;
+	flushes = b->flushes - a->flushes;
+	bo_u64(o, "queued", queued);
+	bo_u64(o, "completed", b->completed - a->completed);
+	bo_u64(o, "flushes", flushes);
+	for (i = 0; i < FWQ_SITE_NR; i++) {
+		for (k = 0; k < 2; k++) {
+			w = b->wakeups[i][k] - a->wakeups[i][k];
+			snprintf(key, sizeof(key), "wakeups_%s_%s", site[i],
+				 k ? "locked" : "unlocked");
+			bo_u64(o, key, w);
+			total += w;
+			if (k)
+				locked += w;
+		}
+	}
+	bo_u64(o, "wakeups", total);
+	bo_u64(o, "wakeups_under_lock", locked);
+	bo_ratio(o, "wakeups_per_item", total, queued);
+	bo_ratio(o, "wakeups_under_lock_per_item", locked, queued);
+	bo_ratio(o, "pwqs_visited_per_flush",
+		 b->flush_pwqs_visited - a->flush_pwqs_visited, flushes);
+	bo_ratio(o, "lock_cycles_per_flush",
+		 b->flush_lock_cycles - a->flush_lock_cycles, flushes);
+}
+
+static void report_lockstat(struct bench_out *o, struct bench_run *run)
+{
+	static const char * const path[FWQ_LS_NR] = { "enqueue", "chain" };
+	struct fwq_lockstat *ls = run->ls;
+	unsigned int p, i, b;
+	char key[64];
+
+	if (!ls)
+		return;
+	for (p = 0; p < FWQ_LS_NR; p++) {
+		for (i = 0; i < 2; i++) {
+			const u64 *h = i ? ls->wait[p] : ls->hold[p];
+			u64 n = 0, c = 0;
+
+			snprintf(key, sizeof(key), "lock_%s_%s_hist_log2ns",
+				 i ? "wait" : "hold", path[p]);
+			bo_arr_open(o, key);
+			for (b = 0; b < FWQ_LOCKSTAT_BUCKETS; b++) {
+				bo_arr_u64(o, h[b]);
+				n += h[b];
+			}
+			bo_arr_close(o);
+			/* median bucket: [2^b, 2^(b+1)) ns */
+			for (b = 0; n && b < FWQ_LOCKSTAT_BUCKETS; b++) {
+				c += h[b];
+				if (c * 2 >= n)
+					break;
+			}
+			snprintf(key, sizeof(key), "lock_%s_%s_p50_bucket_ns",
+				 i ? "wait" : "hold", path[p]);
+			if (n)
+				bo_u64(o, key, 1ULL << b);
+			else
+				bo_null(o, key);
+		}
+		snprintf(key, sizeof(key), "lock_wakeups_locked_%s", path[p]);
+		bo_u64(o, key, ls->wakeups_locked[p]);
+	}
+}
+
+/*
+ * Write the metrics object and the test_workqueue-style line. Flush
+ * scenarios report flushes as their "items".
+ */
+void bench_scenario_report(struct bench_run *run, struct bench_out *o,
+			   char *text, size_t tlen)
+{
+	const struct bench_spec *s = run->spec;
+	struct bench_dist d1 = {}, d2 = {}, dq = {};
+	unsigned int nflush = run->threads;
+	u64 ops = 0, el = run->t_end - run->t_start;
+	const char *l1 = "flush", *l2 = NULL, *rate = "flushes_per_sec";
+	unsigned int i;
+
+	for (i = 0; i < nflush; i++)
+		ops += run->thr[i].ops;
+
+	switch (s->scenario) {
+	case BS_S1:
+	case BS_S2:
+	case BS_S3:
+		l1 = "enq";
+		l2 = "queue_to_start";
+		rate = "items_per_sec";
+		break;
+	case BS_S4B:
+	case BS_S6:
+		l2 = "enq";
+		break;
+	case BS_S5:
+		l2 = "fsync";
+		break;
+	default:
+		break;
+	}
+
+	bo_open(o, "metrics");
+	bo_u64(o, "elapsed_ns", el);
+	bo_u64(o, "ops", ops);
+	bo_u64(o, rate, el ? div64_u64(ops * NSEC_PER_SEC, el) : 0);
+	if (bench_dist_merge(run, false, 0, nflush, &d1) ||
+	    bench_dist_merge(run, true, 0, nflush, &d2) ||
+	    bench_dist_merge(run, true, nflush, run->nthr, &dq)) {
+		bo_str(o, "error", "out of memory for percentiles");
+	} else {
+		report_dist(o, run, l1, &d1);
+		if (l2)
+			report_dist(o, run, l2, &d2);
+		if (s->scenario == BS_S5)
+			report_cdf(o, "flush_cdf_ns_p0_to_p100_step5", &d1);
+		if (s->scenario == BS_S4C) {
+			u64 qops = 0;
+
+			for (i = nflush; i < run->nthr; i++)
+				qops += run->thr[i].ops;
+			bo_u64(o, "queuers", run->nthr - nflush);
+			bo_u64(o, "queued_items_per_sec",
+			       el ? div64_u64(qops * NSEC_PER_SEC, el) : 0);
+			report_dist(o, run, "enq", &dq);
+		}
+	}
+	report_stats(o, run);
+	report_lockstat(o, run);
+	bo_close(o);
+
+	snprintf(text, tlen,
+		 "test_workqueue:   %-16s %llu %s/sec\tp50=%llu\tp90=%llu\tp95=%llu ns",
+		 s->target == BT_KWQ ? "kwq" : bench_scope_names[s->scope],
+		 el ? div64_u64(ops * NSEC_PER_SEC, el) : 0,
+		 l1[0] == 'e' ? "items" : "flushes",
+		 q(&d1, 5000), q(&d1, 9000), q(&d1, 9500));
+	kvfree(d1.v);
+	kvfree(d2.v);
+	kvfree(dq.v);
+}
+
+void bench_run_free(struct bench_run *run)
+{
+	bench_threads_free(run);
+	kfree(run->ls);
+	run->ls = NULL;
+}
