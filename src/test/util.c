@@ -296,6 +296,28 @@ bool fwqt_current_is_rescuer(void)
 	return !strncmp(current->comm, "fwq/R-", 6);
 }
 
+void fwqt_blocker_init(struct fwqt_blocker *b)
+{
+	FWQ_INIT_WORK(&b->work, fwqt_blocker_fn);
+	init_completion(&b->gate);
+	init_completion(&b->started);
+	atomic_set(&b->runs, 0);
+	atomic_set(&b->done, 0);
+	b->cpu = -1;
+}
+
+void fwqt_blocker_fn(struct fwq_work *work)
+{
+	struct fwqt_blocker *b = container_of(work, struct fwqt_blocker, work);
+
+	b->cpu = raw_smp_processor_id();
+	atomic_inc(&b->runs);
+	complete_all(&b->started);
+	wait_for_completion(&b->gate);
+	smp_mb__before_atomic();
+	atomic_inc(&b->done);
+}
+
 int fwqt_random_online_cpu(void)
 {
 	unsigned int n = get_random_u32_below(num_online_cpus());

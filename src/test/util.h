@@ -148,6 +148,84 @@ int fwqt_count_workers(const char *prefix, int nice);
 /* Is current an fwq rescuer thread ("fwq/R-<wq>")? */
 bool fwqt_current_is_rescuer(void);
 
+/*
+ * A blocker: a work item that records that it started, then sleeps until the
+ * test opens its gate. Tests always open the gate on their cleanup path.
+ */
+struct fwqt_blocker {
+	struct fwq_work work;
+	struct completion gate;
+	struct completion started;
+	atomic_t runs;		/* started */
+	atomic_t done;		/* returned */
+	int cpu;
+};
+
+void fwqt_blocker_init(struct fwqt_blocker *b);
+void fwqt_blocker_fn(struct fwq_work *work);
+
+static inline void fwqt_blocker_open(struct fwqt_blocker *b)
+{
+	complete_all(&b->gate);
+}
+
+/*
+ * fwqt_alloc_wq - allocate a workqueue of a variant; fails the test on NULL
+ * @t: running test
+ * @v: variant
+ * @flags: FWQ_* flags
+ * @max_active: as fwq_alloc_workqueue_variant()
+ */
+static inline struct fwq_workqueue *
+fwqt_alloc_wq(struct fwq_ktap_test *t, const struct fwq_variant *v,
+	      unsigned int flags, int max_active)
+{
+	struct fwq_workqueue *wq;
+
+	wq = fwq_alloc_workqueue_variant(v, "fwqt-%s", flags, max_active,
+					 t->name);
+	if (!FWQ_EXPECT(t, wq != NULL))
+		fwq_ktap_diag("%s: fwq_alloc_workqueue_variant(flags %#x, max_active %d) failed",
+			      t->name, flags, max_active);
+	return wq;
+}
+
+/*
+ * fwqt_alloc_unbound - an unbound workqueue with a given scope and nice
+ * level. A nice level no other test uses gives the workqueue pools of its
+ * own, so that the test can count their workers.
+ */
+static inline struct fwq_workqueue *
+fwqt_alloc_unbound(struct fwq_ktap_test *t, const struct fwq_variant *v,
+		   unsigned int flags, int max_active,
+		   enum fwq_affn_scope scope, int nice)
+{
+	struct fwq_workqueue_attrs *attrs;
+	struct fwq_workqueue *wq;
+	int ret;
+
+	wq = fwqt_alloc_wq(t, v, FWQ_UNBOUND | flags, max_active);
+	if (!wq)
+		return NULL;
+	attrs = fwq_alloc_workqueue_attrs();
+	if (!FWQ_EXPECT(t, attrs != NULL)) {
+		fwq_destroy_workqueue(wq);
+		return NULL;
+	}
+	attrs->nice = nice;
+	attrs->affn_scope = scope;
+	attrs->affn_strict = false;
+	attrs->variant = *v;
+	cpumask_copy(attrs->cpumask, cpu_possible_mask);
+	ret = fwq_apply_workqueue_attrs(wq, attrs);
+	fwq_free_workqueue_attrs(attrs);
+	if (!FWQ_EXPECT_EQ(t, ret, 0)) {
+		fwq_destroy_workqueue(wq);
+		return NULL;
+	}
+	return wq;
+}
+
 /* A random CPU among the online ones. */
 int fwqt_random_online_cpu(void);
 
