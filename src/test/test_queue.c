@@ -216,16 +216,8 @@ struct nr_ctx {
 static void nr_fn(struct fwq_work *work)
 {
 	struct nr_ctx *c = container_of(work, struct nr_ctx, work);
-	int now = atomic_inc_return(&c->running);
-	int old = atomic_read(&c->max_running);
 
-	while (now > old) {
-		int prev = atomic_cmpxchg(&c->max_running, old, now);
-
-		if (prev == old)
-			break;
-		old = prev;
-	}
+	fwqt_atomic_max(&c->max_running, atomic_inc_return(&c->running));
 	atomic_inc(&c->runs);
 	/* stay running long enough for requeues from other CPUs to land */
 	udelay(30);

@@ -226,6 +226,20 @@ fwqt_alloc_unbound(struct fwq_ktap_test *t, const struct fwq_variant *v,
 	return wq;
 }
 
+/* Raise *@max to @val if it is lower (concurrency high-water marks). */
+static inline void fwqt_atomic_max(atomic_t *max, int val)
+{
+	int old = atomic_read(max);
+
+	while (val > old) {
+		int prev = atomic_cmpxchg(max, old, val);
+
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
 /* A random CPU among the online ones. */
 int fwqt_random_online_cpu(void);
 

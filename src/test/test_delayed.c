@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Delayed work (design §8.7, §8.6): no run before the delay (checked with
+ * jiffies ordering, not durations), delay 0 queues at once, mod and cancel
+ * return values, flush_delayed_work, and exact accounting when mod, queue
+ * and cancel race. Runs per wake variant: the timer callback queues
+ * through the normal enqueue path.
+ */
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include <fwq/fwq.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define DL_ITEMS	12
+
+struct dl_item {
+	struct fwq_delayed_work dwork;
+	unsigned long earliest;	/* jiffies read before queueing + delay */
+	unsigned long ran_at;
+	atomic_t runs;
+};
+
+static void dl_fn(struct fwq_work *work)
+{
+	struct dl_item *it = container_of(to_fwq_delayed_work(work),
+					  struct dl_item, dwork);
+
+	it->ran_at = jiffies;
+	smp_mb__before_atomic();
+	atomic_inc(&it->runs);
+}
+
+static void dl_early_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+			 bool percpu, const char *kind)
+{
+	struct dl_item *items;
+	int i, early = 0, done = 0;
+	unsigned long end;
+
+	items = kcalloc(DL_ITEMS, sizeof(*items), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, items != NULL))
+		return;
+	for (i = 0; i < DL_ITEMS; i++) {
+		struct dl_item *it = &items[i];
+		unsigned long delay = 1 + get_random_u32_below(12);
+		int cpu = percpu ? fwqt_random_online_cpu() : FWQ_CPU_UNBOUND;
+
+		FWQ_INIT_DELAYED_WORK(&it->dwork, dl_fn);
+		it->earliest = jiffies + delay;
+		FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &it->dwork,
+							delay));
+	}
+	end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+	while (done < DL_ITEMS && time_before(jiffies, end)) {
+		msleep(5);
+		for (done = 0, i = 0; i < DL_ITEMS; i++)
+			done += !!atomic_read(&items[i].runs);
+	}
+	if (!FWQ_EXPECT_EQ(t, done, DL_ITEMS))
+		fwq_ktap_diag("%s: hang guard: %d of %d delayed items ran",
+			      kind, done, DL_ITEMS);
+	for (i = 0; i < DL_ITEMS; i++) {
+		struct dl_item *it = &items[i];
+
+		if (!atomic_read(&it->runs))
+			continue;
+		smp_rmb();
+		if (time_before(it->ran_at, it->earliest) && early++ < 4)
+			fwq_ktap_diag("%s: item %d ran at %lu, before %lu",
+				      kind, i, it->ran_at, it->earliest);
+	}
+	FWQ_EXPECT_EQ(t, early, 0);
+	for (i = 0; i < DL_ITEMS; i++)
+		fwq_cancel_delayed_work_sync(&items[i].dwork);
+	for (i = 0; i < DL_ITEMS; i++)
+		FWQ_EXPECT_EQ(t, atomic_read(&items[i].runs), 1);
+	kfree(items);
+}
+
+/*
+ * Invariant (§8.7): a delayed item never runs before @delay jiffies have
+ * elapsed since the queue call (jiffies read before queueing + delay <=
+ * jiffies when it runs), on per-CPU and unbound workqueues, and each runs
+ * exactly once.
+ */
+static void test_no_early_run(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	if (wq) {
+		dl_early_run(t, wq, true, "percpu");
+		fwq_destroy_workqueue(wq);
+	}
+	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	if (wq) {
+		dl_early_run(t, wq, false, "unbound");
+		fwq_destroy_workqueue(wq);
+	}
+}
+
+/*
+ * Invariant (§8.7): delay 0 queues at once (flush_work finds it queued);
+ * mod_delayed_work returns true iff it modified a pending item, and the
+ * item runs once; flush_delayed_work runs a pending timer item now and
+ * waits for it; cancel_delayed_work_sync on an armed timer returns true and
+ * the item never runs.
+ */
+static void test_mod_cancel_flush(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	struct dl_item *it;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	if (!wq)
+		return;
+	it = kzalloc(sizeof(*it), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, it != NULL)) {
+		fwq_destroy_workqueue(wq);
+		return;
+	}
+	FWQ_INIT_DELAYED_WORK(&it->dwork, dl_fn);
+
+	/* delay 0: queued now, not on a timer */
+	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 0));
+	FWQ_EXPECT(t, !timer_pending(&it->dwork.timer));
+	fwq_flush_work(&it->dwork.work);
+	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 1);
+
+	/* mod on an idle item queues it: false */
+	FWQ_EXPECT(t, !fwq_mod_delayed_work(wq, &it->dwork, 60 * HZ));
+	FWQ_EXPECT(t, fwq_delayed_work_pending(&it->dwork));
+	/* queue on a pending item: false */
+	FWQ_EXPECT(t, !fwq_queue_delayed_work(wq, &it->dwork, 1));
+	/* mod on a pending item: true; move it far out, then to now */
+	FWQ_EXPECT(t, fwq_mod_delayed_work(wq, &it->dwork, 120 * HZ));
+	FWQ_EXPECT(t, fwq_mod_delayed_work(wq, &it->dwork, 0));
+	fwq_flush_workqueue(wq);
+	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 2);
+	FWQ_EXPECT(t, !fwq_delayed_work_pending(&it->dwork));
+
+	/* flush_delayed_work on a far timer: runs now */
+	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 120 * HZ));
+	FWQ_EXPECT(t, fwq_flush_delayed_work(&it->dwork));
+	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
+	FWQ_EXPECT(t, !fwq_flush_delayed_work(&it->dwork));
+
+	/* cancel an armed timer: true, and it never runs */
+	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 2));
+	FWQ_EXPECT(t, fwq_cancel_delayed_work_sync(&it->dwork));
+	msleep(jiffies_to_msecs(4) + 10);
+	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
+	FWQ_EXPECT(t, !fwq_cancel_delayed_work_sync(&it->dwork));
+	/* async cancel too */
+	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 2));
+	FWQ_EXPECT(t, fwq_cancel_delayed_work(&it->dwork));
+	msleep(jiffies_to_msecs(4) + 10);
+	fwq_flush_workqueue(wq);
+	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
+
+	kfree(it);
+	fwq_destroy_workqueue(wq);
+}
+
+#define DR_ROUNDS	300
+
+struct dr_ctx {
+	struct dl_item it;
+	struct fwq_workqueue *wq;
+	atomic_t created;	/* instances made pending */
+	atomic_t removed;	/* instances canceled */
+	bool percpu;
+};
+
+static int dr_cpu(struct dr_ctx *c)
+{
+	return c->percpu ? fwqt_random_online_cpu() : FWQ_CPU_UNBOUND;
+}
+
+static void dr_modder(void *p)
+{
+	struct dr_ctx *c = p;
+	int i;
+
+	for (i = 0; i < DR_ROUNDS; i++) {
+		/* false: it was idle and has been queued */
+		if (!fwq_mod_delayed_work_on(dr_cpu(c), c->wq, &c->it.dwork,
+					     get_random_u32_below(3)))
+			atomic_inc(&c->created);
+		if (!(i % 8))
+			usleep_range(100, 300);
+	}
+}
+
+static void dr_queuer(void *p)
+{
+	struct dr_ctx *c = p;
+	int i;
+
+	for (i = 0; i < DR_ROUNDS; i++) {
+		if (fwq_queue_delayed_work_on(dr_cpu(c), c->wq, &c->it.dwork,
+					      get_random_u32_below(3)))
+			atomic_inc(&c->created);
+		if (!(i % 8))
+			usleep_range(100, 300);
+	}
+}
+
+static void dr_canceller(void *p)
+{
+	struct dr_ctx *c = p;
+	int i;
+
+	for (i = 0; i < DR_ROUNDS; i++) {
+		bool ret = (i & 3) ? fwq_cancel_delayed_work(&c->it.dwork) :
+				     fwq_cancel_delayed_work_sync(&c->it.dwork);
+
+		if (ret)
+			atomic_inc(&c->removed);
+		if (!(i % 8))
+			usleep_range(100, 300);
+	}
+}
+
+static void dr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+		   bool percpu, const char *kind)
+{
+	void (*fns[4])(void *) = { dr_modder, dr_modder, dr_queuer,
+				   dr_canceller };
+	struct fwqt_thread th[4];
+	struct dr_ctx *c;
+	int i;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, c != NULL))
+		return;
+	FWQ_INIT_DELAYED_WORK(&c->it.dwork, dl_fn);
+	c->wq = wq;
+	c->percpu = percpu;
+	for (i = 0; i < 4; i++)
+		if (fwqt_thread_start(&th[i], fns[i], c, -1, "dr"))
+			th[i].task = NULL;
+	for (i = 0; i < 4; i++)
+		fwqt_thread_join(t, &th[i], NULL, NULL, "racer");
+	if (fwq_cancel_delayed_work_sync(&c->it.dwork))
+		atomic_inc(&c->removed);
+	fwq_flush_workqueue(wq);
+	FWQ_EXPECT(t, !fwq_delayed_work_pending(&c->it.dwork));
+	FWQ_EXPECT(t, !timer_pending(&c->it.dwork.timer));
+	fwq_ktap_diag("%s: created %d, canceled %d, ran %d", kind,
+		      atomic_read(&c->created), atomic_read(&c->removed),
+		      atomic_read(&c->it.runs));
+	FWQ_EXPECT(t, atomic_read(&c->created) > 0);
+	FWQ_EXPECT_EQ(t, atomic_read(&c->it.runs),
+		      atomic_read(&c->created) - atomic_read(&c->removed));
+	kfree(c);
+}
+
+/*
+ * Invariant (§8.6, §8.7): with mod_delayed_work, queue_delayed_work and
+ * cancel_delayed_work(_sync) racing on one item from several CPUs, every
+ * instance made pending (queue true, or mod false) either runs once or is
+ * reported canceled once; no run after the final sync cancel.
+ */
+static void test_mod_cancel_race(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	if (wq) {
+		dr_run(t, wq, true, "percpu");
+		fwq_destroy_workqueue(wq);
+	}
+	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	if (wq) {
+		dr_run(t, wq, false, "unbound");
+		fwq_destroy_workqueue(wq);
+	}
+}
+
+static const struct fwq_ktap_case delayed_cases[] = {
+	FWQT_CASE("delayed_no_run_before_delay", test_no_early_run, W),
+	FWQT_CASE("delayed_mod_cancel_flush", test_mod_cancel_flush, W),
+	FWQT_CASE("delayed_mod_cancel_race", test_mod_cancel_race, W),
+	{}
+};
+
+const struct fwq_ktap_suite fwq_suite_delayed = {
+	.name = "fwq_delayed",
+	.cases = delayed_cases,
+};

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * max_active (design §8.9, §4.2, H16): never exceeded per CPU (per-CPU
+ * workqueues) or per node (unbound), yet max_active interdependent items
+ * can all be active at once; raising max_active activates waiting items;
+ * bad values are refused. Runs per wake variant: activation kicks workers.
+ */
+#include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/nodemask.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include <fwq/fwq.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define MA_PER_CPU	6
+
+struct ma_ctx;
+
+struct ma_item {
+	struct fwq_work work;
+	struct ma_ctx *c;
+	int key;		/* CPU or node it is counted against */
+};
+
+struct ma_ctx {
+	atomic_t *running;	/* per key */
+	atomic_t *max;		/* per key */
+	atomic_t done;
+	/* rendezvous */
+	atomic_t arrived;
+	int need;
+	bool abort;
+	atomic_t timed_out;
+};
+
+static void ma_fn(struct fwq_work *work)
+{
+	struct ma_item *it = container_of(work, struct ma_item, work);
+	struct ma_ctx *c = it->c;
+
+	fwqt_atomic_max(&c->max[it->key],
+			atomic_inc_return(&c->running[it->key]));
+	/* sleep: a per-CPU pool would start another worker meanwhile */
+	msleep(2);
+	atomic_dec(&c->running[it->key]);
+	atomic_inc(&c->done);
+}
+
+/* Wait inside the item until @need items are active at once. */
+static void rdv_fn(struct fwq_work *work)
+{
+	struct ma_item *it = container_of(work, struct ma_item, work);
+	struct ma_ctx *c = it->c;
+	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+
+	atomic_inc(&c->arrived);
+	while (atomic_read(&c->arrived) < c->need && !READ_ONCE(c->abort)) {
+		if (time_after(jiffies, end)) {
+			atomic_inc(&c->timed_out);
+			break;
+		}
+		msleep(1);
+	}
+	atomic_inc(&c->done);
+}
+
+static int ma_nr_keys(bool percpu)
+{
+	return percpu ? nr_cpu_ids : nr_node_ids;
+}
+
+/*
+ * Queue @per items per online CPU; count concurrency per CPU (@percpu) or
+ * per node of the queueing CPU, and return the highest count.
+ */
+static int ma_measure(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+		      bool percpu, int per)
+{
+	struct ma_item *items;
+	struct ma_ctx *c;
+	int cpu, i, n = 0, hi = 0;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	items = kcalloc(num_online_cpus() * per, sizeof(*items), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, c && items))
+		goto out;
+	c->running = kcalloc(ma_nr_keys(percpu), sizeof(atomic_t), GFP_KERNEL);
+	c->max = kcalloc(ma_nr_keys(percpu), sizeof(atomic_t), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, c->running && c->max))
+		goto out;
+	for_each_online_cpu(cpu) {
+		for (i = 0; i < per; i++, n++) {
+			struct ma_item *it = &items[n];
+
+			FWQ_INIT_WORK(&it->work, ma_fn);
+			it->c = c;
+			it->key = percpu ? cpu : cpu_to_node(cpu);
+			FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &it->work));
+		}
+	}
+	fwqt_wait_atomic(t, &c->done, n, "items done");
+	fwq_flush_workqueue(wq);
+	for (i = 0; i < ma_nr_keys(percpu); i++)
+		hi = max(hi, atomic_read(&c->max[i]));
+out:
+	kfree(items);
+	if (c) {
+		kfree(c->running);
+		kfree(c->max);
+	}
+	kfree(c);
+	return hi;
+}
+
+/*
+ * Queue @need interdependent items to @cpu: each waits until all @need are
+ * active. Returns true if they all got active together.
+ */
+static bool ma_rendezvous(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+			  int cpu, int need)
+{
+	struct ma_item *items;
+	struct ma_ctx *c;
+	bool ok = false;
+	int i;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	items = kcalloc(need, sizeof(*items), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, c && items))
+		goto out;
+	c->need = need;
+	for (i = 0; i < need; i++) {
+		FWQ_INIT_WORK(&items[i].work, rdv_fn);
+		items[i].c = c;
+		FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &items[i].work));
+	}
+	if (!fwqt_wait_atomic(t, &c->done, need, "interdependent items"))
+		WRITE_ONCE(c->abort, true);
+	fwq_flush_workqueue(wq);
+	ok = !atomic_read(&c->timed_out) && atomic_read(&c->done) == need;
+out:
+	kfree(items);
+	kfree(c);
+	return ok;
+}
+
+/*
+ * Invariant (§8.9): a per-CPU workqueue never runs more than max_active
+ * items at once per CPU, even when they sleep; and max_active
+ * interdependent items on one CPU are all active at once (no deadlock).
+ */
+static void test_percpu_max_active(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	int m, hi;
+
+	fwqt_variant(t, &v, W);
+	for (m = 1; m <= 3; m += 2) {
+		wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, m);
+		if (!wq)
+			return;
+		hi = ma_measure(t, wq, true, MA_PER_CPU);
+		fwq_ktap_diag("percpu max_active %d: highest per-CPU concurrency %d",
+			      m, hi);
+		FWQ_EXPECT(t, hi >= 1 && hi <= m);
+		FWQ_EXPECT(t, ma_rendezvous(t, wq, fwqt_random_online_cpu(), m));
+		fwq_destroy_workqueue(wq);
+	}
+}
+
+/*
+ * Invariant (§8.9): an unbound workqueue never runs more than max_active
+ * items at once per node (pods per NUMA node), and max_active
+ * interdependent items (up to 8) are all active at once.
+ */
+static void test_unbound_max_active(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	int m = 3, hi;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_unbound(t, &v, 0, m, FWQ_AFFN_NUMA, 0);
+	if (!wq)
+		return;
+	hi = ma_measure(t, wq, false, MA_PER_CPU);
+	fwq_ktap_diag("unbound max_active %d: highest per-node concurrency %d",
+		      m, hi);
+	FWQ_EXPECT(t, hi >= 1 && hi <= m);
+	FWQ_EXPECT(t, ma_rendezvous(t, wq, fwqt_random_online_cpu(), m));
+	fwq_destroy_workqueue(wq);
+}
+
+/*
+ * Invariant (§8.9): raising max_active activates waiting items at once:
+ * with max_active 1, four interdependent items cannot all be active; after
+ * set_max_active(4) they are. Bad values are refused with -EINVAL.
+ */
+static void test_raise_max_active(struct fwq_ktap_test *t)
+{
+	struct ma_item items[4];
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	struct ma_ctx *c;
+	int i, cpu;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 1);
+	if (!wq)
+		return;
+	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, 0), -EINVAL);
+	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, -3), -EINVAL);
+	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, FWQ_MAX_ACTIVE + 1),
+		      -EINVAL);
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, c != NULL)) {
+		fwq_destroy_workqueue(wq);
+		return;
+	}
+	c->need = ARRAY_SIZE(items);
+	cpu = fwqt_random_online_cpu();
+	for (i = 0; i < ARRAY_SIZE(items); i++) {
+		FWQ_INIT_WORK(&items[i].work, rdv_fn);
+		items[i].c = c;
+		FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &items[i].work));
+	}
+	fwqt_wait_atomic(t, &c->arrived, 1, "first item");
+	/* Not a timing check: with max_active 1 no second item may start. */
+	msleep(30);
+	FWQ_EXPECT_EQ(t, atomic_read(&c->arrived), 1);
+	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, ARRAY_SIZE(items)),
+		      0);
+	if (!fwqt_wait_atomic(t, &c->done, ARRAY_SIZE(items),
+			      "items after raising max_active"))
+		WRITE_ONCE(c->abort, true);
+	fwq_flush_workqueue(wq);
+	FWQ_EXPECT_EQ(t, atomic_read(&c->timed_out), 0);
+	kfree(c);
+	fwq_destroy_workqueue(wq);
+}
+
+static const struct fwq_ktap_case maxactive_cases[] = {
+	FWQT_CASE("percpu_max_active_per_cpu", test_percpu_max_active, W),
+	FWQT_CASE("unbound_max_active_per_node", test_unbound_max_active, W),
+	FWQT_CASE("raise_max_active_activates", test_raise_max_active, W),
+	{}
+};
+
+const struct fwq_ktap_suite fwq_suite_maxactive = {
+	.name = "fwq_maxactive",
+	.cases = maxactive_cases,
+};
