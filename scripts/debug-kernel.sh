@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (once per machine) a trimmed Debian 6.1 debug kernel for one fwq
+# debug lane, and print where it is.
+#
+#   scripts/debug-kernel.sh --lane lockdep|kcsan [--jobs N] [--config-only]
+#
+# Lanes:
+#   lockdep  PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, KASAN, DEBUG_OBJECTS_WORK,
+#            kmemleak   (scripts/kconfig/debug-lockdep-kasan.config)
+#   kcsan    KCSAN      (scripts/kconfig/debug-kcsan.config)
+#
+# The source is Debian's linux-source-6.1 (installed with apt-get when
+# missing and running as root), unpacked once under $FWQ_CACHE/src.  The
+# config is allnoconfig + scripts/kconfig/debug-base.config + the lane
+# fragment, then olddefconfig; every fragment line is checked in the result.
+# The build tree lives in $FWQ_CACHE/debug-kernel/<lane>-<sha of .config>,
+# so an unchanged config never rebuilds; an interrupted build resumes.
+#
+# On success the last lines on stdout are shell assignments:
+#   FWQ_DK_KDIR=<build tree: pass as KDIR= to build fwq for this kernel>
+#   FWQ_DK_BZIMAGE=<bzImage to boot>
+#   FWQ_DK_RELEASE=<kernel release string>
+#   FWQ_DK_BUILD_S=<seconds the build took when it was built>
+# Exit: 0 ok, 2 setup error (missing tools, bad config), 1 build failure.
+
+set -euo pipefail
+
+LANE=
+JOBS=$(nproc)
+CONFIG_ONLY=0
+FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+KCONF=$TOP/scripts/kconfig
+SRC_TAR=/usr/src/linux-source-6.1.tar.xz
+
+die() { echo "debug-kernel: $*" >&2; exit 2; }
+log() { echo "debug-kernel: $*" >&2; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--lane) LANE=$2; shift 2 ;;
+	--jobs) JOBS=$2; shift 2 ;;
+	--config-only) CONFIG_ONLY=1; shift ;;
+	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
+	*) die "unknown argument: $1" ;;
+	esac
+done
+
+case "$LANE" in
+lockdep) FRAG=$KCONF/debug-lockdep-kasan.config ;;
+kcsan) FRAG=$KCONF/debug-kcsan.config ;;
+*) die "--lane lockdep|kcsan required" ;;
+esac
+
+need_pkgs() {
+	local missing=() p
+	[ -f "$SRC_TAR" ] || missing+=(linux-source-6.1)
+	for p in bc bison flex gcc make perl xz-utils libelf-dev libssl-dev \
+		 cpio; do
+		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "missing packages (need root): ${missing[*]}"
+	log "installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends "${missing[@]}" >&2 ||
+		die "apt-get install failed"
+}
+
+need_pkgs
+mkdir -p "$FWQ_CACHE/src" "$FWQ_CACHE/debug-kernel"
+exec 9>"$FWQ_CACHE/debug-kernel/.lock"
+flock 9
+
+# Unpack once per source package version.
+SRC_VER=$(dpkg-query -W -f '${Version}' linux-source-6.1)
+SRC=$FWQ_CACHE/src/linux-source-6.1-$SRC_VER
+if [ ! -f "$SRC/.fwq-unpacked" ]; then
+	log "unpacking $SRC_TAR into $SRC"
+	rm -rf "$SRC" "$SRC.tmp"
+	mkdir -p "$SRC.tmp"
+	tar xf "$SRC_TAR" -C "$SRC.tmp" --strip-components=1
+	# fwq needs preempt notifiers; upstream only KVM selects the symbol.
+	# Give it a prompt so the fragment can set it without building KVM.
+	sed -i '/^config PREEMPT_NOTIFIERS$/{n;s/^\tbool$/\tbool "Preempt notifiers (fwq debug kernel)"/}' \
+		"$SRC.tmp/init/Kconfig"
+	grep -q 'bool "Preempt notifiers (fwq' "$SRC.tmp/init/Kconfig" ||
+		die "could not patch PREEMPT_NOTIFIERS prompt"
+	touch "$SRC.tmp/.fwq-unpacked"
+	mv "$SRC.tmp" "$SRC"
+fi
+
+# Generate the config in a staging tree.
+STAGE=$FWQ_CACHE/debug-kernel/stage-$LANE
+rm -rf "$STAGE"
+mkdir -p "$STAGE"
+cat "$KCONF/debug-base.config" "$FRAG" >"$STAGE/fwq-fragment.config"
+make -s -C "$SRC" O="$STAGE" ARCH=x86_64 \
+	KCONFIG_ALLCONFIG="$STAGE/fwq-fragment.config" allnoconfig >&2
+make -s -C "$SRC" O="$STAGE" ARCH=x86_64 olddefconfig >&2
+
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=n)
+		sym=${line%=n}
+		if grep -q "^$sym=" "$STAGE/.config"; then
+			log "config: wanted $line, got $(grep "^$sym=" "$STAGE/.config")"
+			bad=1
+		fi ;;
+	CONFIG_*=*)
+		if ! grep -qxF "$line" "$STAGE/.config"; then
+			sym=${line%%=*}
+			log "config: wanted $line, got $(grep "^$sym=" "$STAGE/.config" || echo unset)"
+			bad=1
+		fi ;;
+	esac
+done <"$STAGE/fwq-fragment.config"
+[ $bad -eq 0 ] || die "fragment not honoured by Kconfig (see above)"
+
+HASH=$(sha256sum "$STAGE/.config" | cut -c1-12)
+DIR=$FWQ_CACHE/debug-kernel/$LANE-$HASH
+if [ ! -d "$DIR" ]; then
+	mv "$STAGE" "$DIR"
+else
+	rm -rf "$STAGE"
+fi
+ln -sfn "$LANE-$HASH" "$FWQ_CACHE/debug-kernel/$LANE"
+
+if [ $CONFIG_ONLY -eq 1 ]; then
+	echo "FWQ_DK_KDIR=$DIR"
+	exit 0
+fi
+
+if [ ! -f "$DIR/.fwq-built" ]; then
+	log "building $LANE kernel in $DIR with -j$JOBS (log: $DIR/build.log)"
+	start=$(date +%s)
+	if ! nice -n 19 make -C "$SRC" O="$DIR" ARCH=x86_64 -j"$JOBS" \
+		bzImage modules >"$DIR/build.log" 2>&1; then
+		tail -n 40 "$DIR/build.log" >&2
+		log "build failed"
+		exit 1
+	fi
+	end=$(date +%s)
+	echo $((end - start)) >"$DIR/build-seconds"
+	touch "$DIR/.fwq-built"
+	log "built in $((end - start)) s"
+fi
+
+echo "FWQ_DK_KDIR=$DIR"
+echo "FWQ_DK_BZIMAGE=$DIR/arch/x86/boot/bzImage"
+echo "FWQ_DK_RELEASE=$(cat "$DIR/include/config/kernel.release")"
+echo "FWQ_DK_BUILD_S=$(cat "$DIR/build-seconds" 2>/dev/null || echo unknown)"

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq_torture: race reproducers for hazards H1 and H8
+ * (../shared/design/seed-hazards-and-benchmarks.md section 3).
+ *
+ * H8, the retired flush colour: "flush; queue a slow item to a pwq that was
+ * idle; flush; the item must have run". A flush that skips idle pwqs
+ * without the per-node list protocol leaves the idle pwq's colour behind,
+ * the item is stamped with the retired colour, and the second flush
+ * returns before it ran. The check is on counts only: it cannot fail on
+ * a correct flush, whatever the timing; the slow item only makes the wrong
+ * answer visible. fwq.ko's dbg_flush_skip_idle=1 is the broken mode.
+ *
+ * H1, the idle cull reaping a kicked worker: fwq.ko's dbg_kick_delay_us
+ * holds the wakeup after the kick, dbg_force_cull runs a floor-less cull in
+ * that window, and the counter "kicked_reaped" (fwq_debug_counter()) counts
+ * workers the cull set dying with a kick outstanding: the deterministic
+ * failure signal. A stranded item is also looked for: if the trial's item
+ * has been pending without running for a while, the trial queues a rescue
+ * item to kick the pool again, and counts a stranding. That wait is a
+ * heuristic, so for a variant expected to pass it is reported as an
+ * anomaly, never as a failure; failures are counter based.
+ */
+#define pr_fmt(fmt) "fwq-torture: " fmt
+
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/nodemask.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "torture.h"
+
+struct rp_item {
+	struct fwq_work work;
+	atomic_t done;
+	unsigned int sleep_ms;
+};
+
+static void rp_fn(struct fwq_work *work)
+{
+	struct rp_item *ri = container_of(work, struct rp_item, work);
+
+	if (ri->sleep_ms)
+		msleep(ri->sleep_ms);
+	atomic_inc(&ri->done);
+}
+
+static void rp_item_init(struct rp_item *ri, unsigned int sleep_ms)
+{
+	FWQ_INIT_WORK(&ri->work, rp_fn);
+	atomic_set(&ri->done, 0);
+	ri->sleep_ms = sleep_ms;
+}
+
+/* wait until @ri has run @target times; false on a signal */
+static bool rp_wait_done(struct rp_item *ri, int target)
+{
+	while (atomic_read(&ri->done) < target) {
+		if (signal_pending(current))
+			return false;
+		fwq_flush_work(&ri->work);
+		if (atomic_read(&ri->done) < target)
+			schedule_timeout_interruptible(1);
+	}
+	return true;
+}
+
+static int rp_random_node(struct rnd_state *rs)
+{
+	int n, i = tt_rand(rs, num_online_nodes());
+
+	for_each_online_node(n)
+		if (i-- == 0)
+			return n;
+	return NUMA_NO_NODE;
+}
+
+static int rp_verdict(const char *name, int run, int failures,
+		      bool expect_fail, const char *extra)
+{
+	bool ok = expect_fail ? failures > 0 : failures == 0;
+	char detail[160], ktname[32];
+
+	pr_alert("%s: variant=%s trials=%d failures=%d expect_fail=%d%s -> %s\n",
+		 name, tt_vstr, run, failures, expect_fail,
+		 extra, ok ? "PASS" : "FAIL");
+	snprintf(detail, sizeof(detail), "variant %s trials %d failures %d%s",
+		 tt_vstr, run, failures, expect_fail ? " (hole expected)" : "");
+	snprintf(ktname, sizeof(ktname), "fwq_torture_%s", name);
+	tt_ktap_result(ok, ktname, detail);
+	if (!ok)
+		atomic_inc(&tt_stats.fail);
+	return ok ? 0 : -EINVAL;
+}
+
+int tt_repro_h8(unsigned int trials, bool expect_fail, u32 seed)
+{
+	struct fwq_workqueue *wqs[2];
+	struct rp_item *slow, *fast;
+	struct rnd_state rs;
+	int i, t, run = 0, failures = 0, nfast = 2 * num_online_cpus();
+	int ret = 0;
+
+	prandom_seed_state(&rs, seed);
+	slow = kzalloc(sizeof(*slow), GFP_KERNEL);
+	fast = kcalloc(nfast, sizeof(*fast), GFP_KERNEL);
+	wqs[0] = fwq_alloc_workqueue_variant(&tt_variant, "fwqt_h8_pcpu", 0, 0);
+	wqs[1] = fwq_alloc_workqueue_variant(&tt_variant, "fwqt_h8_unbound",
+					     FWQ_UNBOUND, 0);
+	if (!slow || !fast || !wqs[0] || !wqs[1]) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	rp_item_init(slow, 20);
+	for (i = 0; i < nfast; i++)
+		rp_item_init(&fast[i], 0);
+
+	for (t = 0; t < trials; t++) {
+		struct fwq_workqueue *wq = wqs[t & 1];
+		int before, nq;
+
+		if (signal_pending(current))
+			break;
+		/* some traffic on other pwqs, so the first flush has work */
+		nq = tt_rand(&rs, nfast);
+		for (i = 0; i < nq; i++) {
+			if (t & 1)
+				fwq_queue_work_node(rp_random_node(&rs), wq,
+						    &fast[i].work);
+			else
+				fwq_queue_work_on(tt_random_online_cpu(&rs), wq,
+						  &fast[i].work);
+		}
+		/* F1: afterwards every pwq is idle */
+		fwq_flush_workqueue(wq);
+
+		before = atomic_read(&slow->done);
+		if (t & 1)
+			fwq_queue_work_node(rp_random_node(&rs), wq,
+					    &slow->work);
+		else
+			fwq_queue_work_on(tt_random_online_cpu(&rs), wq,
+					  &slow->work);
+		/* F2 must wait for the slow item queued before it */
+		fwq_flush_workqueue(wq);
+		run++;
+		if (atomic_read(&slow->done) == before) {
+			failures++;
+			if (failures <= 10)
+				pr_err("%s h8 trial %d (%s wq): flush returned before an item queued before it ran\n",
+				       expect_fail ? "(expected)" : "!!!", t,
+				       (t & 1) ? "unbound" : "per-cpu");
+		}
+		/* resynchronise for the next trial */
+		if (!rp_wait_done(slow, before + 1))
+			break;
+		for (i = 0; i < nfast; i++)
+			fwq_flush_work(&fast[i].work);
+	}
+	if (run < trials)
+		tt_anomaly("h8: interrupted after %d of %u trials\n", run,
+			   trials);
+out:
+	if (wqs[0])
+		fwq_destroy_workqueue(wqs[0]);
+	if (wqs[1])
+		fwq_destroy_workqueue(wqs[1]);
+	kfree(fast);
+	kfree(slow);
+	if (ret) {
+		tt_fail("h8: setup failed: %d\n", ret);
+		return ret;
+	}
+	return rp_verdict("h8", run, failures, expect_fail, "");
+}
+
+/* fwq.ko's debug counter, if this fwq.ko has it */
+typedef u64 (*rp_counter_fn)(const char *name);
+
+static u64 rp_counter(rp_counter_fn fn, const char *name)
+{
+	return fn ? fn(name) : 0;
+}
+
+#define H1_SPAWN	6	/* sleeping items that build up idle workers */
+#define H1_STALL_S	3	/* pending this long without running: rescue */
+
+int tt_repro_h1(unsigned int trials, bool expect_fail, u32 seed)
+{
+	struct fwq_workqueue *wq;
+	struct rp_item *spawn, *item, *rescue;
+	rp_counter_fn counter;
+	struct rnd_state rs;
+	int i, t, run = 0, reaped_trials = 0, stranded = 0, ret = 0;
+	u64 reaped = 0, rekick = 0;
+	char extra[128];
+
+	prandom_seed_state(&rs, seed);
+	counter = symbol_get(fwq_debug_counter);
+	if (!counter)
+		pr_info("h1: fwq.ko has no fwq_debug_counter(); stranding detection only\n");
+
+	spawn = kcalloc(H1_SPAWN, sizeof(*spawn), GFP_KERNEL);
+	item = kzalloc(sizeof(*item), GFP_KERNEL);
+	rescue = kzalloc(sizeof(*rescue), GFP_KERNEL);
+	wq = fwq_alloc_workqueue_variant(&tt_variant, "fwqt_h1", 0, 16);
+	if (!spawn || !item || !rescue || !wq) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < H1_SPAWN; i++)
+		rp_item_init(&spawn[i], 3);
+	rp_item_init(item, 0);
+	rp_item_init(rescue, 0);
+
+	for (t = 0; t < trials; t++) {
+		int cpu = tt_random_online_cpu(&rs);
+		unsigned long since;
+		u64 r0, k0;
+		int before;
+
+		if (signal_pending(current))
+			break;
+		/* sleeping items: concurrency management wakes more workers */
+		for (i = 0; i < H1_SPAWN; i++)
+			fwq_queue_work_on(cpu, wq, &spawn[i].work);
+		fwq_flush_workqueue(wq);
+		/* let the kicker's CPU and the workers settle idle */
+		schedule_timeout_interruptible(1 + tt_rand(&rs, 3));
+
+		r0 = rp_counter(counter, "kicked_reaped");
+		k0 = rp_counter(counter, "cull_rekick");
+		before = atomic_read(&item->done);
+		fwq_queue_work_on(cpu, wq, &item->work);
+		since = jiffies;
+		while (atomic_read(&item->done) == before) {
+			if (signal_pending(current))
+				goto interrupted;
+			schedule_timeout_interruptible(HZ / 10);
+			if (atomic_read(&item->done) != before)
+				break;
+			if (time_after(jiffies, since + H1_STALL_S * HZ) &&
+			    (fwq_work_busy(&item->work) & FWQ_BUSY_PENDING)) {
+				stranded++;
+				tt_anomaly("h1 trial %d: item pending %d s, kicking again\n",
+					   t, H1_STALL_S);
+				fwq_queue_work_on(cpu, wq, &rescue->work);
+				since = jiffies;
+			}
+		}
+		run++;
+		if (counter) {
+			u64 d = rp_counter(counter, "kicked_reaped") - r0;
+
+			reaped += d;
+			rekick += rp_counter(counter, "cull_rekick") - k0;
+			if (d)
+				reaped_trials++;
+		}
+	}
+interrupted:
+	if (run < trials)
+		tt_anomaly("h1: interrupted after %d of %u trials\n", run,
+			   trials);
+	fwq_flush_workqueue(wq);
+out:
+	if (wq)
+		fwq_destroy_workqueue(wq);
+	kfree(rescue);
+	kfree(item);
+	kfree(spawn);
+	if (counter)
+		symbol_put(fwq_debug_counter);
+	if (ret) {
+		tt_fail("h1: setup failed: %d\n", ret);
+		return ret;
+	}
+	snprintf(extra, sizeof(extra),
+		 " kicked_reaped=%llu cull_rekick=%llu stranded=%d counter=%s",
+		 reaped, rekick, stranded, counter ? "yes" : "no");
+	/*
+	 * Failure signal: a kicked worker was reaped (counter), or, without
+	 * the counter, a stranding (only trusted when the hole is expected).
+	 */
+	if (counter)
+		return rp_verdict("h1", run, reaped_trials, expect_fail, extra);
+	if (!expect_fail && stranded)
+		tt_anomaly("h1: %d strandings suspected (not a failure: timing based)\n",
+			   stranded);
+	return rp_verdict("h1", run, expect_fail ? stranded : 0, expect_fail,
+			  extra);
+}
