@@ -1,10 +1,111 @@
 # SPDX-License-Identifier: GPL-2.0
-# Minimal bootstrap; the foundation issue extends this.
-KREL ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1 | sed 's,.*/linux-headers-,,')
-KDIR ?= /usr/src/linux-headers-$(KREL)
+#
+# fwq user-facing targets; the kbuild rules live in Kbuild files. Run
+# "make help" for the list. Everything runs the Debian 6.1 kernel under
+# QEMU; nothing here loads a module on the build host.
 
-all:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+FWQ_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+VERSION := $(shell cat $(FWQ_TOP)/VERSION)
+
+# FLAVOUR=rt builds against the PREEMPT_RT headers and boots the -rt image.
+FLAVOUR ?=
+# KDIR: the headers to build against. Default: the running kernel's build
+# dir if it has one, else the newest installed Debian headers of FLAVOUR.
+# KREL: the target release, read from KDIR's utsrelease.h.
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell KREL=$(KREL) FLAVOUR=$(FLAVOUR) $(FWQ_TOP)/scripts/kdir.sh --kdir 2>/dev/null)
+endif
+ifeq ($(KREL),)
+KREL := $(shell KDIR=$(KDIR) $(FWQ_TOP)/scripts/kdir.sh --krel 2>/dev/null)
+endif
+FWQ_TESTS ?= y
+FWQ_CACHE ?= /var/cache/fwq
+export FLAVOUR KDIR KREL FWQ_CACHE
+
+# vm target knobs
+PRESET ?= small
+PLAN ?= selftest
+TIMEOUT ?= 300
+APPEND ?=
+
+KBUILD_ARGS := -C $(KDIR) M=$(FWQ_TOP) FWQ_TESTS=$(FWQ_TESTS) \
+	$(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
+
+.PHONY: all modules clean distclean check lint deps selfcheck-harness \
+	dkms-check dkms-install dkms-uninstall vm kernel version kdir help
+
+all: modules
+
+modules: kdir
+	$(MAKE) $(KBUILD_ARGS) modules
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	@if [ -n "$(KDIR)" ]; then \
+		$(MAKE) -C $(KDIR) M=$(FWQ_TOP) clean; \
+		if [ -d $(FWQ_TOP)/scripts/selfcheck ]; then \
+			$(MAKE) -C $(KDIR) M=$(FWQ_TOP)/scripts/selfcheck clean; \
+		fi; \
+	fi
+	rm -f $(FWQ_TOP)/src/.*.o.d $(FWQ_TOP)/src/test/.*.o.d $(FWQ_TOP)/bench/.*.o.d
+
+distclean: clean
+	rm -rf $(FWQ_TOP)/results
+
+kdir:
+	@if [ -z "$(KDIR)" ] || [ -z "$(KREL)" ]; then \
+		echo "fwq: no kernel headers found$(if $(FLAVOUR), for FLAVOUR=$(FLAVOUR)); run scripts/deps.sh or pass KDIR=" >&2; \
+		exit 2; \
+	fi
+
+# Tests: deps, build, lint, DKMS, then every VM lane in scripts/check.d/.
+check:
+	@$(FWQ_TOP)/scripts/check.sh
+
+lint: kdir
+	@$(FWQ_TOP)/scripts/lint.sh
+
+deps:
+	@$(FWQ_TOP)/scripts/deps.sh
+
+# Proves that a failing KTAP case and a WARN each fail a VM run.
+selfcheck-harness: kdir
+	@$(FWQ_TOP)/scripts/selfcheck.sh
+
+dkms-check: kdir
+	@$(FWQ_TOP)/scripts/dkms.sh check
+
+dkms-install: kdir
+	@$(FWQ_TOP)/scripts/dkms.sh install
+
+dkms-uninstall:
+	@$(FWQ_TOP)/scripts/dkms.sh uninstall
+
+# One VM run: make vm PRESET=wide PLAN=selftest
+vm: modules
+	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan $(PLAN) \
+		--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)") \
+		$(if $(FLAVOUR),--flavour $(FLAVOUR))
+
+kernel: kdir
+	@$(FWQ_TOP)/scripts/get-kernel.sh $(KREL)
+
+version:
+	@echo $(VERSION)
+
+help:
+	@echo "fwq $(VERSION) targets:"
+	@echo "  make                 build fwq.ko, fwq_bench.ko, fwq_test.ko"
+	@echo "  make check           deps, build, lint, DKMS, VM tests; ends 'N passed, N failed'"
+	@echo "  make bench           the benchmark in the VM (bench/bench.mk)"
+	@echo "  make lint            checkpatch --strict, W=1 + sparse (C=2), shellcheck"
+	@echo "  make deps            install missing Debian packages"
+	@echo "  make vm              one VM run (PRESET=small|wide PLAN=name TIMEOUT=s APPEND=...)"
+	@echo "  make selfcheck-harness  prove the harness fails a bad run"
+	@echo "  make dkms-check      dkms add/build in a scratch tree (no system change)"
+	@echo "  make dkms-install    install fwq and fwq_bench with DKMS; make dkms-uninstall"
+	@echo "  make clean | distclean | kernel | version"
+	@echo "variables: KDIR=$(KDIR) KREL=$(KREL) FLAVOUR=$(FLAVOUR) FWQ_CACHE=$(FWQ_CACHE)"
+	@echo "           W= C= V= FWQ_TESTS=$(FWQ_TESTS)"
+
+# The bench target lives with the bench.
+-include $(FWQ_TOP)/bench/bench.mk

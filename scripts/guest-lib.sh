@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 #
-# Helpers for fwq guest plans (busybox sh). /init sources this file before
-# the plan, and fwq_step runs every command in a shell that sourced it too,
-# so plans and step commands can call these functions.
+# Helpers for fwq guest plans (busybox sh). /init sources this file, then
+# the plan; a step's command runs in a subshell, so it can be any command,
+# one of these helpers or a function the plan defined.
 
 FWQ_RES=/dev/ttyS1
 FWQ_KTAP=/dev/ttyS2
@@ -26,6 +26,16 @@ fwq_result() {
 	printf '%s\n' "$*" > "$FWQ_RES"
 }
 
+# fwq_kill_tree PID: SIGKILL PID and all its descendants.
+fwq_kill_tree() {
+	local _child
+
+	for _child in $(ps -o pid,ppid | awk -v p="$1" '$2 == p { print $1 }'); do
+		fwq_kill_tree "$_child"
+	done
+	kill -9 "$1" 2>/dev/null
+}
+
 # fwq_step NAME TIMEOUT CMD...: run CMD with a TIMEOUT (seconds), capture
 # the KTAP modules printed to the kernel log meanwhile and report the step
 # as one KTAP result. The step fails when CMD exits non-zero, times out, or
@@ -38,9 +48,18 @@ fwq_step() {
 	echo "$_n" > /tmp/fwq.nr
 	dmesg -c > /dev/null
 	echo "# fwq_step $_n $_name: $*" > /dev/console
-	timeout "$_to" sh -c '. /lib/fwq/guest-lib.sh && "$@"' fwq_step "$@" \
-		> /tmp/fwq.out 2>&1
+	# The command runs in a subshell of this shell, so it may be a function
+	# the plan defined; a watchdog kills its process tree at the timeout.
+	rm -f /tmp/fwq.timedout
+	( "$@" ) < /dev/null > /tmp/fwq.out 2>&1 &
+	_pid=$!
+	( sleep "$_to" && touch /tmp/fwq.timedout && fwq_kill_tree "$_pid" ) &
+	_wd=$!
+	wait "$_pid"
 	_rc=$?
+	fwq_kill_tree "$_wd"
+	wait "$_wd" 2>/dev/null
+	[ -e /tmp/fwq.timedout ] && _rc=124
 	dmesg | sed 's/^\[[^]]*\] //' |
 		grep -E '^ *(KTAP version [0-9]|[0-9]+\.\.[0-9]+$|(not )?ok [0-9]|# )' \
 		> /tmp/fwq.ktap
@@ -54,7 +73,7 @@ fwq_step() {
 			' /tmp/fwq.ktap)"
 	fi
 	_why=
-	if [ $_rc -eq 124 ] || [ $_rc -eq 143 ]; then
+	if [ -e /tmp/fwq.timedout ]; then
 		_why=" # TIMEOUT ${_to}s"
 	elif [ $_rc -ne 0 ]; then
 		_why=" # exit=$_rc"

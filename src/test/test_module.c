@@ -26,7 +26,7 @@ static void test_module_loaded(struct fwq_ktap_test *t)
 	list_for_each_entry(use, &mod->target_list, target_list)
 		if (!strcmp(use->target->name, "fwq"))
 			fwq = use->target;
-	FWQ_EXPECT(t, fwq != NULL);
+	FWQ_EXPECT(t, fwq);
 	if (fwq) {
 		FWQ_EXPECT(t, fwq->state == MODULE_STATE_LIVE);
 		FWQ_EXPECT(t, module_refcount(fwq) >= 1);

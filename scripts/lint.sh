@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh [checkpatch] [build] [shell]: fwq's static checks (all three
+# by default), each reported as one KTAP-style line "ok lint.X" or
+# "not ok lint.X" with the findings above it. Exit 1 if any check failed.
+#   checkpatch  checkpatch.pl --strict --no-tree on fwq's own .c/.h files
+#   build       a W=1 C=2 (sparse on every file) build in a scratch copy of
+#               the tree; any compiler or sparse warning fails
+#   shell       ShellCheck on scripts/ (shell scripts, plans) and .ci/run
+set -u
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$FWQ_TOP" || exit 2
+
+failed=0
+report() {
+	local name=$1 rc=$2 log=$3
+
+	if [ "$rc" -eq 0 ]; then
+		echo "ok lint.$name"
+	else
+		sed 's/^/# /' "$log"
+		echo "not ok lint.$name"
+		failed=1
+	fi
+}
+
+# fwq's own C sources: everything under src/, include/, bench/ and the
+# harness self-check module.
+c_sources() {
+	find src include bench scripts/selfcheck -name '*.[ch]' \
+		! -name '*.mod.c' 2>/dev/null | sort
+}
+
+lint_checkpatch() {
+	local cp log rc=0 f
+
+	log=$(mktemp)
+	if ! cp=$("$FWQ_TOP/scripts/get-checkpatch.sh"); then
+		echo "cannot get checkpatch.pl" > "$log"
+		report checkpatch 1 "$log"
+		rm -f "$log"
+		return
+	fi
+	for f in $(c_sources); do
+		if ! perl "$cp" --strict --no-tree --quiet --no-summary \
+			--show-types -f "$f" >> "$log" 2>&1; then
+			rc=1
+		fi
+	done
+	[ -s "$log" ] && rc=1
+	report checkpatch $rc "$log"
+	rm -f "$log"
+}
+
+lint_build() {
+	local kdir tmp log rc=0
+
+	log=$(mktemp)
+	if ! kdir=$(fwq_kdir); then
+		echo "no kernel headers (scripts/deps.sh)" > "$log"
+		report build_w1_sparse 1 "$log"
+		rm -f "$log"
+		return
+	fi
+	command -v sparse >/dev/null || echo "sparse is not installed" >> "$log"
+	tmp=$(mktemp -d)
+	if [ -d .git ] && command -v git >/dev/null; then
+		git ls-files -co --exclude-standard -z
+	else
+		find . -path ./results -prune -o -path ./.git -prune -o \
+			-type f -print0
+	fi | grep -zvE '\.(o|ko|mod|mod\.c|cmd|symvers|order)$' |
+		tar -c --null -T - 2>/dev/null | tar -x -C "$tmp"
+	make -C "$kdir" M="$tmp" W=1 C=2 modules > "$tmp/build.log" 2>&1 || rc=1
+	grep -E 'warning:|error:|sparse:' "$tmp/build.log" >> "$log" && rc=1
+	if [ $rc -ne 0 ] && [ ! -s "$log" ]; then
+		tail -n 30 "$tmp/build.log" > "$log"
+	fi
+	[ -s "$log" ] && rc=1
+	sed -i "s|$tmp/||g" "$log"
+	report build_w1_sparse $rc "$log"
+	rm -rf "$tmp" "$log"
+}
+
+lint_shellcheck() {
+	local log rc=0
+
+	log=$(mktemp)
+	if ! command -v shellcheck >/dev/null; then
+		echo "shellcheck is not installed" > "$log"
+		report shellcheck 1 "$log"
+		rm -f "$log"
+		return
+	fi
+	mapfile -t scripts < <(find scripts -name '*.sh' | sort)
+	[ -e .ci/run ] && scripts+=(.ci/run)
+	shellcheck -x "${scripts[@]}" > "$log" 2>&1 || rc=1
+	mapfile -t plans < <(find scripts/plans -name '*.plan' | sort)
+	if [ ${#plans[@]} -gt 0 ]; then
+		shellcheck -s dash "${plans[@]}" >> "$log" 2>&1 || rc=1
+	fi
+	mapfile -t presets < <(find scripts/presets -type f | sort)
+	if [ ${#presets[@]} -gt 0 ]; then
+		shellcheck -s bash -e SC2034 "${presets[@]}" >> "$log" 2>&1 || rc=1
+	fi
+	report shellcheck $rc "$log"
+	rm -f "$log"
+}
+
+[ $# -gt 0 ] || set -- checkpatch build shellcheck
+for what in "$@"; do
+	case "$what" in
+	checkpatch) lint_checkpatch ;;
+	build) lint_build ;;
+	shell|shellcheck) lint_shellcheck ;;
+	*) fwq_die 2 "unknown lint check '$what'" ;;
+	esac
+done
+exit $failed

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selfcheck.sh: prove the VM harness cannot mistake a bad run for a pass.
+# Builds the deliberately misbehaving scripts/selfcheck/fwq_selfcheck.ko and
+# runs vm-run.sh once per case, checking the exit code:
+#   pass                  control: a clean run exits 0
+#   ktapfail              a "not ok" KTAP case (module loads fine) exits 1
+#   warn                  a WARN during insmod (panic_on_warn=1) exits 3
+#   warn, panic_on_warn=0 the WARNING is found on the console, exits 3
+#   hang                  a step overrunning its budget is "not ok" and a
+#                         guest that never finishes hits --timeout: 124
+#   missing plan          setup error, exits 2
+# Prints "ok"/"not ok" per case and "N passed, N failed"; exit 1 on failure.
+set -u
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$FWQ_TOP" || exit 2
+
+kdir=$(fwq_kdir) || fwq_die 2 "no kernel headers"
+out=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-selfcheck
+mkdir -p "$out"
+if ! make -C "$kdir" M="$FWQ_TOP/scripts/selfcheck" modules > "$out/build.log" 2>&1; then
+	cat "$out/build.log" >&2
+	fwq_die 2 "building the self-check module failed"
+fi
+make -s modules > "$out/build-tree.log" 2>&1 || fwq_die 2 "make modules failed"
+ko=$FWQ_TOP/scripts/selfcheck/fwq_selfcheck.ko
+
+passed=0
+failed=0
+# expect NAME RC VM-RUN-ARGS...
+expect() {
+	local name=$1 want=$2 rc start
+
+	shift 2
+	start=$(fwq_now)
+	FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --ko "$ko" \
+		--out "$out/$name" "$@" > "$out/$name.log" 2>&1
+	rc=$?
+	tail -n 1 "$out/$name.log" | sed 's/^/# /'
+	if [ "$rc" -eq "$want" ]; then
+		echo "ok selfcheck.$name # exit $rc as expected, $(fwq_elapsed "$start")s"
+		passed=$((passed + 1))
+	else
+		echo "not ok selfcheck.$name # exit $rc, expected $want"
+		failed=$((failed + 1))
+	fi
+}
+
+expect pass 0 --preset small --plan selfcheck-pass --timeout 120
+expect ktapfail 1 --preset small --plan selfcheck-ktapfail --timeout 120
+expect warn 3 --preset small --plan selfcheck-warn --timeout 120
+expect warn_no_panic 3 --preset small --plan selfcheck-warn --timeout 120 \
+	--append panic_on_warn=0
+expect hang 124 --preset small --plan selfcheck-hang --timeout 45
+if grep -q '^not ok 1 step_overruns_budget # TIMEOUT' "$out/hang/ktap.txt"; then
+	echo "ok selfcheck.step_budget # an overrun step is reported not ok"
+	passed=$((passed + 1))
+else
+	echo "not ok selfcheck.step_budget # no TIMEOUT result in hang/ktap.txt"
+	failed=$((failed + 1))
+fi
+expect missing_plan 2 --preset small --plan "$out/no-such.plan"
+echo "# logs in $out"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
