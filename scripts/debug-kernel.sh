@@ -123,7 +123,26 @@ done <"$STAGE/fwq-fragment.config"
 HASH=$(sha256sum "$STAGE/.config" | cut -c1-12)
 DIR=$FWQ_CACHE/debug-kernel/$LANE-$HASH
 if [ ! -d "$DIR" ]; then
-	mv "$STAGE" "$DIR"
+	# Seed from the newest finished build of this lane, if any: kbuild's
+	# per-option dependencies then rebuild only what the change touches.
+	prev=
+	for d in "$FWQ_CACHE/debug-kernel/$LANE"-*/.fwq-built; do
+		[ -e "$d" ] || continue
+		if [ -z "$prev" ] || [ "$d" -nt "$prev/.fwq-built" ]; then
+			prev=$(dirname "$d")
+		fi
+	done
+	if [ -n "$prev" ]; then
+		log "seeding $DIR from $prev"
+		cp -a "$prev" "$DIR.tmp"
+		rm -f "$DIR.tmp/.fwq-built" "$DIR.tmp/build-seconds"
+		cp "$STAGE/.config" "$STAGE/fwq-fragment.config" "$DIR.tmp/"
+		echo "$prev" >"$DIR.tmp/seeded-from"
+		mv "$DIR.tmp" "$DIR"
+		rm -rf "$STAGE"
+	else
+		mv "$STAGE" "$DIR"
+	fi
 else
 	rm -rf "$STAGE"
 fi
@@ -145,6 +164,7 @@ if [ ! -f "$DIR/.fwq-built" ]; then
 	fi
 	end=$(date +%s)
 	echo $((end - start)) >"$DIR/build-seconds"
+	[ -e "$DIR/seeded-from" ] && log "(incremental, seeded from $(cat "$DIR/seeded-from"))"
 	touch "$DIR/.fwq-built"
 	log "built in $((end - start)) s"
 fi

@@ -2,7 +2,7 @@
 /*
  * fwq_torture: locktorture-style stress test and race reproducers for fwq.
  *
- *	insmod fwq_torture.ko [mode=torture|h1|h8] [variant=...] [duration=60]
+ *	insmod fwq_torture.ko [mode=torture|h1|h8|inflight] [variant=...] [duration=60]
  *		[stat_interval=10] [nproducers=-1] [nflushers=2] [nchurn=1]
  *		[wq_types=0xf] [max_active=4] [onoff_interval=0]
  *		[onoff_holdoff=2] [stutter=0] [seed=0] [trials=200]
@@ -20,6 +20,10 @@
  * something looks suspicious (no progress while not stuttering) and "!!!"
  * once an invariant failed. Nothing is timed: checks are on counts, and the
  * duration only bounds the run.
+ *
+ * mode=inflight starts the same stress threads and returns from init at
+ * once; the module exit stops them and runs the final checks, so rmmod
+ * happens with work in flight (the load/unload loops under kmemleak).
  */
 #define pr_fmt(fmt) "fwq-torture: " fmt
 
@@ -35,7 +39,7 @@
 
 static char *mode = "torture";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "torture (stress), h1 or h8 (race reproducers)");
+MODULE_PARM_DESC(mode, "torture (stress), h1 or h8 (race reproducers), inflight (stress until rmmod)");
 
 static char *variant = "";
 module_param(variant, charp, 0444);
@@ -219,7 +223,7 @@ static int tt_check_params(void)
 		return -EINVAL;
 	}
 	if (strcmp(mode, "torture") && strcmp(mode, "h1") &&
-	    strcmp(mode, "h8")) {
+	    strcmp(mode, "h8") && strcmp(mode, "inflight")) {
 		pr_err("invalid parameter mode=%s\n", mode);
 		return -EINVAL;
 	}
@@ -252,10 +256,8 @@ static bool tt_run_for_duration(void)
 	return true;
 }
 
-static int tt_torture(void)
+static int tt_start(void)
 {
-	bool completed = false;
-	char detail[160];
 	int ret;
 
 	ret = tt_stress_start(nproducers, nflushers, nchurn, seed, wq_types,
@@ -266,10 +268,13 @@ static int tt_torture(void)
 		ret = tt_stutter_start(stutter);
 	if (ret)
 		tt_fail("setup failed: %d\n", ret);
-	else
-		completed = tt_run_for_duration();
-	if (!completed && !ret)
-		tt_fail("interrupted before the end of the duration\n");
+	return ret;
+}
+
+/* stop everything, final checks and the KTAP result; 0 or -EINVAL */
+static int tt_finish(void)
+{
+	char detail[160];
 
 	/* cleanup order: churn threads, CPUs back, workers, final checks */
 	tt_stutter_stop();
@@ -288,6 +293,13 @@ static int tt_torture(void)
 	return atomic_read(&tt_stats.fail) ? -EINVAL : 0;
 }
 
+static int tt_torture(void)
+{
+	if (!tt_start() && !tt_run_for_duration())
+		tt_fail("interrupted before the end of the duration\n");
+	return tt_finish();
+}
+
 static int __init fwq_torture_init(void)
 {
 	int ret;
@@ -300,6 +312,16 @@ static int __init fwq_torture_init(void)
 	fwq_variant_str(&tt_variant, tt_vstr, sizeof(tt_vstr));
 	tt_print_params("Start of test");
 
+	if (!strcmp(mode, "inflight")) {
+		ret = tt_start();
+		if (!ret) {
+			pr_info("inflight: running until rmmod\n");
+			return 0;
+		}
+		tt_finish();
+		tt_print_params("End of test: FAILURE");
+		return -EINVAL;
+	}
 	if (!strcmp(mode, "h1"))
 		ret = tt_repro_h1(trials, expect_fail, seed);
 	else if (!strcmp(mode, "h8"))
@@ -313,7 +335,13 @@ static int __init fwq_torture_init(void)
 
 static void __exit fwq_torture_exit(void)
 {
-	/* everything was torn down before init returned */
+	int ret;
+
+	/* other modes tore everything down before init returned */
+	if (strcmp(mode, "inflight"))
+		return;
+	ret = tt_finish();
+	tt_print_params(ret ? "End of test: FAILURE" : "End of test: SUCCESS");
 }
 
 module_init(fwq_torture_init);

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# debug-kernel-run.sh --lane lockdep|kcsan --plan PLAN [--preset small|wide]
+#                     [--timeout S] [--out DIR] [--append "CMDLINE"]
+#                     [--no-torture]
+#
+# Run a guest plan on a debug kernel lane:
+#   1. scripts/debug-kernel.sh builds the lane's kernel (once per machine);
+#   2. the module sources of this tree (tracked and untracked files, as the
+#      top-level make sees them) are copied to .cache/debug-build/<lane>
+#      and built there against the lane's build tree, so the tree's own
+#      .ko files (built for the Debian kernel) are left alone; the copy's
+#      Kbuild also gets src/test/torture/ (fwq_torture.ko) unless
+#      --no-torture or it does not build;
+#   3. the kernel image is put where scripts/get-kernel.sh looks for it
+#      ($FWQ_CACHE/kernel/<release>/boot/vmlinuz-<release>) and
+#      scripts/vm-run.sh boots it with KREL=<release> --modules <copy>.
+# Exit code: vm-run.sh's (0 pass, 1 fail, 2 setup, 3 badness, 124 timeout).
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
+
+die() { echo "debug-kernel-run: $*" >&2; exit 2; }
+
+lane=
+torture=1
+vmargs=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--lane) lane=${2:-}; shift 2 || die "--lane needs a value" ;;
+	--no-torture) torture=0; shift ;;
+	--plan|--preset|--timeout|--out|--append)
+		[ $# -ge 2 ] || die "$1 needs a value"
+		vmargs+=("$1" "$2"); shift 2 ;;
+	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
+	*) die "unknown argument: $1" ;;
+	esac
+done
+[ -n "$lane" ] || die "--lane lockdep|kcsan required"
+
+info=$("$TOP/scripts/debug-kernel.sh" --lane "$lane") ||
+	die "debug kernel build failed"
+kdir=$(sed -n 's/^FWQ_DK_KDIR=//p' <<< "$info")
+bz=$(sed -n 's/^FWQ_DK_BZIMAGE=//p' <<< "$info")
+rel=$(sed -n 's/^FWQ_DK_RELEASE=//p' <<< "$info")
+[ -r "$bz" ] && [ -n "$rel" ] || die "debug-kernel.sh gave no image"
+
+# the image where get-kernel.sh finds a cached kernel for $rel
+mkdir -p "$FWQ_CACHE/kernel/$rel/boot" || die "cannot write $FWQ_CACHE"
+ln -sfn "$bz" "$FWQ_CACHE/kernel/$rel/boot/vmlinuz-$rel"
+
+# module sources, copied so the tree's Debian-built .ko files stay as they are
+bdir=$TOP/.cache/debug-build/$lane
+rm -rf "$bdir"
+mkdir -p "$bdir" || die "cannot create $bdir"
+(cd "$TOP" && git ls-files -co --exclude-standard -- Kbuild VERSION include \
+	src bench scripts/Kbuild.include |
+	while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done |
+	cpio -pdm --quiet "$bdir") || die "copying the sources failed"
+
+build() {
+	nice -n 10 make -C "$kdir" M="$bdir" -j"$(nproc)" modules \
+		>"$bdir/build.log" 2>&1
+}
+if [ $torture -eq 1 ] && ! grep -q 'src/test/torture/' "$bdir/Kbuild"; then
+	echo 'obj-m += src/test/torture/' >>"$bdir/Kbuild"
+	if ! build; then
+		echo "debug-kernel-run: fwq_torture.ko does not build here; without it" >&2
+		grep -E 'error|undefined' "$bdir/build.log" | head -n 5 >&2
+		sed -i '\,^obj-m += src/test/torture/$,d' "$bdir/Kbuild"
+		build || { tail -n 30 "$bdir/build.log" >&2; die "module build failed"; }
+	fi
+else
+	build || { tail -n 30 "$bdir/build.log" >&2; die "module build failed"; }
+fi
+
+echo "debug-kernel-run: lane $lane, kernel $rel, modules from $bdir" >&2
+KREL=$rel "$TOP/scripts/vm-run.sh" --modules "$bdir" "${vmargs[@]}"
