@@ -63,7 +63,7 @@ check)
 	      --sourcetree "$dir/source")
 	dkms add "${args[@]}"
 	if ! dkms build "${args[@]}" -k "$krel" --kernelsourcedir "$kdir"; then
-		cat "$dir/dkms/fwq/$version/build/make.log" 2>/dev/null | tail -n 40 >&2
+		tail -n 40 "$dir/dkms/fwq/$version/build/make.log" >&2 2>/dev/null
 		fwq_die 1 "dkms build failed"
 	fi
 	built=$dir/dkms/fwq/$version/$krel/$(uname -m)/module

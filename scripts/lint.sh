@@ -20,7 +20,7 @@ report() {
 	if [ "$rc" -eq 0 ]; then
 		echo "ok lint.$name"
 	else
-		sed 's/^/# /' "$log"
+		grep -v '^[[:space:]]*$' "$log" | sed 's/^/# /'
 		echo "not ok lint.$name"
 		failed=1
 	fi
