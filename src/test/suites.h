@@ -10,9 +10,11 @@
 
 extern const struct fwq_ktap_suite fwq_suite_module;
 extern const struct fwq_ktap_suite fwq_suite_variant;
+extern const struct fwq_ktap_suite fwq_suite_debugfs;
 
 #define FWQ_TEST_SUITES		\
 	&fwq_suite_module,	\
-	&fwq_suite_variant,
+	&fwq_suite_variant,	\
+	&fwq_suite_debugfs,
 
 #endif /* _FWQ_TEST_SUITES_H */

@@ -121,8 +121,7 @@ static void test_cancel_running(struct fwq_ktap_test *t)
 			break;
 		}
 		/* Not a timing check: a correct cancel never returns here. */
-		if (!FWQ_EXPECT(t, !wait_for_completion_timeout(&th.done,
-				msecs_to_jiffies(CANCEL_HOLD_MS))))
+		if (!FWQ_EXPECT(t, !fwqt_done_within(&th.done, CANCEL_HOLD_MS)))
 			fwq_ktap_diag("requeue=%d: cancel_work_sync returned while the item ran",
 				      requeue);
 		/*
@@ -168,7 +167,7 @@ static void sr_fn(struct fwq_work *work)
 
 	atomic_inc(&c->running);
 	atomic_inc(&c->runs);
-	udelay(20);
+	fwqt_spin_us(20);
 	if (!READ_ONCE(c->stop) &&
 	    !fwq_queue_work_on(fwqt_random_online_cpu(), c->wq, &c->work))
 		atomic_inc(&c->requeue_failed);
@@ -182,7 +181,7 @@ static void sr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	int round, runs;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL))
+	if (!FWQ_EXPECT(t, c))
 		return;
 	c->wq = wq;
 	FWQ_INIT_WORK(&c->work, sr_fn);
@@ -197,7 +196,7 @@ static void sr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		FWQ_EXPECT_EQ(t, fwq_work_busy(&c->work), 0);
 		/* and it stays stopped (no execution after the cancel) */
 		runs = atomic_read(&c->runs);
-		msleep(10);
+		usleep_range(10000, 11000);
 		FWQ_EXPECT_EQ(t, atomic_read(&c->runs), runs);
 	}
 	fwq_ktap_diag("%s: %d runs, %d requeues refused during cancel", kind,
@@ -250,7 +249,7 @@ static void cr_fn(struct fwq_work *work)
 
 	atomic_inc(&c->runs);
 	if (get_random_u32_below(2))
-		udelay(10);
+		fwqt_spin_us(10);
 }
 
 static void cr_queuer(void *p)
@@ -300,7 +299,7 @@ static void test_cancel_race_accounting(struct fwq_ktap_test *t)
 	if (!wq)
 		return;
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL)) {
+	if (!FWQ_EXPECT(t, c)) {
 		fwq_destroy_workqueue(wq);
 		return;
 	}

@@ -32,6 +32,7 @@ static void dl_fn(struct fwq_work *work)
 					  struct dl_item, dwork);
 
 	it->ran_at = jiffies;
+	/* ran_at is visible before runs says it is valid; pairs with smp_rmb */
 	smp_mb__before_atomic();
 	atomic_inc(&it->runs);
 }
@@ -44,7 +45,7 @@ static void dl_early_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	unsigned long end;
 
 	items = kcalloc(DL_ITEMS, sizeof(*items), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, items != NULL))
+	if (!FWQ_EXPECT(t, items))
 		return;
 	for (i = 0; i < DL_ITEMS; i++) {
 		struct dl_item *it = &items[i];
@@ -58,7 +59,7 @@ static void dl_early_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	}
 	end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
 	while (done < DL_ITEMS && time_before(jiffies, end)) {
-		msleep(5);
+		usleep_range(5000, 6000);
 		for (done = 0, i = 0; i < DL_ITEMS; i++)
 			done += !!atomic_read(&items[i].runs);
 	}
@@ -70,6 +71,7 @@ static void dl_early_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 
 		if (!atomic_read(&it->runs))
 			continue;
+		/* read ran_at after runs; pairs with smp_mb__before_atomic */
 		smp_rmb();
 		if (time_before(it->ran_at, it->earliest) && early++ < 4)
 			fwq_ktap_diag("%s: item %d ran at %lu, before %lu",
@@ -125,7 +127,7 @@ static void test_mod_cancel_flush(struct fwq_ktap_test *t)
 	if (!wq)
 		return;
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, it != NULL)) {
+	if (!FWQ_EXPECT(t, it)) {
 		fwq_destroy_workqueue(wq);
 		return;
 	}
@@ -242,7 +244,7 @@ static void dr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	int i;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL))
+	if (!FWQ_EXPECT(t, c))
 		return;
 	FWQ_INIT_DELAYED_WORK(&c->it.dwork, dl_fn);
 	c->wq = wq;

@@ -60,7 +60,7 @@ static void chain_fn(struct fwq_work *work)
 	next = is_hop ? &c->items[it->idx] : &c->hops[it->idx];
 	cpu = c->percpu ? fwqt_random_online_cpu() : FWQ_CPU_UNBOUND;
 	if (get_random_u32_below(4) == 0)
-		udelay(20);
+		fwqt_spin_us(20);
 	/* chained queueing: from an item of the same wq, accepted in drain */
 	if (!fwq_queue_work_on(cpu, c->wq, &next->work))
 		it->queue_failed = true;
@@ -74,15 +74,17 @@ static void drain_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	int i, short_chains = 0, failed = 0;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL))
+	if (!FWQ_EXPECT(t, c))
 		return;
 	c->wq = wq;
 	c->percpu = percpu;
 	for (i = 0; i < DR_CHAINS; i++) {
 		FWQ_INIT_WORK(&c->items[i].work, chain_fn);
 		FWQ_INIT_WORK(&c->hops[i].work, chain_fn);
-		c->items[i].c = c->hops[i].c = c;
-		c->items[i].idx = c->hops[i].idx = i;
+		c->items[i].c = c;
+		c->hops[i].c = c;
+		c->items[i].idx = i;
+		c->hops[i].idx = i;
 	}
 	for (i = 0; i < DR_CHAINS; i++)
 		FWQ_EXPECT(t, fwq_queue_work(wq, &c->items[i].work));
@@ -166,7 +168,7 @@ static void destroy_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	int i, cpu, ran = 0;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL)) {
+	if (!FWQ_EXPECT(t, c)) {
 		fwq_destroy_workqueue(wq);
 		return;
 	}
@@ -189,8 +191,7 @@ static void destroy_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		return;
 	}
 	/* Not a timing check: destroy must wait for the pending items. */
-	FWQ_EXPECT(t, !wait_for_completion_timeout(&th.done,
-						   msecs_to_jiffies(50)));
+	FWQ_EXPECT(t, !fwqt_done_within(&th.done, 50));
 	fwqt_blocker_open(&c->head);
 	fwqt_thread_join(t, &th, ds_unstick, c, "destroy_workqueue");
 	for (i = 0; i < DS_ITEMS; i++)

@@ -60,8 +60,7 @@ static void fw_check_waits(struct fwq_ktap_test *t, struct fwqt_blocker *gate,
 		return;
 	}
 	/* Not a timing check: a correct flush never returns here. */
-	if (!FWQ_EXPECT(t, !wait_for_completion_timeout(&th.done,
-			msecs_to_jiffies(FLUSH_HOLD_MS))))
+	if (!FWQ_EXPECT(t, !fwqt_done_within(&th.done, FLUSH_HOLD_MS)))
 		fwq_ktap_diag("%s: flush_work returned while the item was blocked",
 			      what);
 	fwqt_blocker_open(gate);
@@ -160,10 +159,9 @@ static void h8_pattern(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 				fwq_flush_workqueue(wq);
 				continue;
 			}
-			if (wait_for_completion_timeout(&th.done,
-					msecs_to_jiffies(FLUSH_HOLD_MS))) {
+			if (fwqt_done_within(&th.done, FLUSH_HOLD_MS)) {
 				if (bad++ < 4)
-					fwq_ktap_diag("%s: cpu %d round %d: flush returned before an item queued before it",
+					fwq_ktap_diag("%s: cpu %d round %d: flush returned early",
 						      kind, cpu, round);
 			}
 			fwqt_blocker_open(&item);
@@ -246,7 +244,8 @@ static void fc_fn(struct fwq_work *work)
 	long q = READ_ONCE(s->q);
 
 	if (!get_random_u32_below(4))
-		udelay(get_random_u32_below(40));
+		fwqt_spin_us(get_random_u32_below(40));
+	/* publish "instance q finished"; pairs with the flusher's acquire */
 	smp_store_release(&s->d, q);
 }
 
@@ -260,7 +259,7 @@ static void fc_producer(void *p)
 		unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
 
 		/* reuse a slot only after its previous instance finished */
-		while (smp_load_acquire(&s->d) != s->q) {
+		while (smp_load_acquire(&s->d) != s->q) {	/* vs fc_fn */
 			if (time_after(jiffies, end)) {
 				atomic_inc(&c->lost);
 				goto out;
@@ -274,12 +273,14 @@ static void fc_producer(void *p)
 			WRITE_ONCE(s->q, s->d);
 			continue;
 		}
+		/* q is set and queued before last_queued says so */
 		smp_store_release(&c->last_queued, seq);
 		/* let pwqs go idle now and then */
 		if (!get_random_u32_below(8))
 			usleep_range(100, 300);
 	}
 out:
+	/* pairs with the flushers' loop condition */
 	smp_store_release(&c->producer_done, true);
 }
 
@@ -288,7 +289,9 @@ static void fc_flusher(void *p)
 	struct fc_ctx *c = p;
 	int i, iter = 0;
 
+	/* acquires pair with the producer's releases */
 	while (!smp_load_acquire(&c->producer_done)) {
+		/* pairs with the producer's release of last_queued */
 		long snap = smp_load_acquire(&c->last_queued);
 
 		if (iter++ & 1) {
@@ -308,7 +311,7 @@ static void fc_flusher(void *p)
 			 * slot is reused only after d caught up with q, so
 			 * d < q means instance q has not finished.
 			 */
-			if (q <= snap && smp_load_acquire(&s->d) < q)
+			if (q <= snap && smp_load_acquire(&s->d) < q) /* vs fc_fn */
 				atomic_inc(&c->violations);
 		}
 	}
@@ -322,7 +325,7 @@ static void fc_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	int i;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL))
+	if (!FWQ_EXPECT(t, c))
 		return;
 	c->wq = wq;
 	for (i = 0; i < FC_SLOTS; i++)
@@ -393,7 +396,7 @@ static void ll_fn(struct fwq_work *work)
 	struct ll_ctx *c = container_of(work, struct ll_ctx, work);
 
 	atomic_inc(&c->runs);
-	udelay(10);
+	fwqt_spin_us(10);
 	if (!READ_ONCE(c->stop))
 		fwq_queue_work_on(fwqt_random_online_cpu(), c->wq, &c->work);
 }
@@ -494,6 +497,7 @@ static void ov_flush(void *p)
 	f->snap = atomic_read(&c->nr_queued);
 	atomic_inc(&c->entered);
 	fwq_flush_workqueue(c->wq);
+	/* pairs with the release that opens the gate */
 	if (!smp_load_acquire(&c->gate_open))
 		f->early = true;
 	for (i = 0; i < f->snap; i++)
@@ -508,7 +512,7 @@ static void ov_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	int i, early = 0, missing = 0;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL))
+	if (!FWQ_EXPECT(t, c))
 		return;
 	c->wq = wq;
 	fwqt_blocker_init(&c->gate_item);
@@ -533,6 +537,7 @@ static void ov_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	for (i = 0; i < OV_FLUSHERS; i++)
 		FWQ_EXPECT(t, !fwqt_thread_done(&c->fl[i].th));
 
+	/* pairs with the flushers' acquire */
 	smp_store_release(&c->gate_open, true);
 	fwqt_blocker_open(&c->gate_item);
 	for (i = 0; i < OV_FLUSHERS; i++)

@@ -45,7 +45,7 @@ static void ma_fn(struct fwq_work *work)
 	fwqt_atomic_max(&c->max[it->key],
 			atomic_inc_return(&c->running[it->key]));
 	/* sleep: a per-CPU pool would start another worker meanwhile */
-	msleep(2);
+	usleep_range(2000, 3000);
 	atomic_dec(&c->running[it->key]);
 	atomic_inc(&c->done);
 }
@@ -63,7 +63,7 @@ static void rdv_fn(struct fwq_work *work)
 			atomic_inc(&c->timed_out);
 			break;
 		}
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 	atomic_inc(&c->done);
 }
@@ -219,7 +219,7 @@ static void test_raise_max_active(struct fwq_ktap_test *t)
 		      -EINVAL);
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL)) {
+	if (!FWQ_EXPECT(t, c)) {
 		fwq_destroy_workqueue(wq);
 		return;
 	}

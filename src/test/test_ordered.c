@@ -49,7 +49,7 @@ static void ord_fn(struct fwq_work *work)
 		atomic_inc(&c->out_of_order);
 	c->last_seq[it->producer] = it->seq;
 	if (!get_random_u32_below(8))
-		udelay(20);
+		fwqt_spin_us(20);
 	atomic_inc(&c->runs);
 	atomic_dec(&c->running);
 }
@@ -84,10 +84,10 @@ static void test_ordered_in_order(struct fwq_ktap_test *t)
 
 	fwqt_variant(t, &v, WK);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL))
+	if (!FWQ_EXPECT(t, c))
 		return;
 	c->wq = fwq_alloc_ordered_workqueue_variant(&v, "fwqt-ordered", 0);
-	if (!FWQ_EXPECT(t, c->wq != NULL)) {
+	if (!FWQ_EXPECT(t, c->wq)) {
 		kfree(c);
 		return;
 	}
@@ -137,11 +137,11 @@ static void test_ordered_fixed(struct fwq_ktap_test *t)
 
 	fwq_default_variant(&v);
 	wq = fwq_alloc_ordered_workqueue_variant(&v, "fwqt-ordfix", 0);
-	if (!FWQ_EXPECT(t, wq != NULL))
+	if (!FWQ_EXPECT(t, wq))
 		return;
 	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, 4), -EINVAL);
 	attrs = fwq_alloc_workqueue_attrs();
-	if (FWQ_EXPECT(t, attrs != NULL)) {
+	if (FWQ_EXPECT(t, attrs)) {
 		attrs->variant = v;
 		cpumask_copy(attrs->cpumask, cpu_possible_mask);
 		FWQ_EXPECT_EQ(t, fwq_apply_workqueue_attrs(wq, attrs), -EINVAL);

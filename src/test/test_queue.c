@@ -66,7 +66,7 @@ static void eo_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	int i, bad = 0;
 
 	ctx.items = kcalloc(EO_ITEMS, sizeof(*ctx.items), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, ctx.items != NULL))
+	if (!FWQ_EXPECT(t, ctx.items))
 		return;
 	for (i = 0; i < EO_ITEMS; i++)
 		FWQ_INIT_WORK(&ctx.items[i].work, eo_fn);
@@ -220,11 +220,11 @@ static void nr_fn(struct fwq_work *work)
 	fwqt_atomic_max(&c->max_running, atomic_inc_return(&c->running));
 	atomic_inc(&c->runs);
 	/* stay running long enough for requeues from other CPUs to land */
-	udelay(30);
+	fwqt_spin_us(30);
 	if (!READ_ONCE(c->stop) && get_random_u32_below(2) &&
 	    fwq_queue_work_on(fwqt_random_online_cpu(), c->wq, &c->work))
 		atomic_inc(&c->self_requeues);
-	udelay(30);
+	fwqt_spin_us(30);
 	atomic_dec(&c->running);
 }
 
@@ -236,7 +236,7 @@ static void nr_producer(void *arg)
 	for (i = 0; i < NR_ROUNDS; i++) {
 		fwq_queue_work_on(fwqt_random_online_cpu(), c->wq, &c->work);
 		if (i % 8)
-			udelay(20);
+			fwqt_spin_us(20);
 		else
 			cond_resched();
 	}
@@ -250,7 +250,7 @@ static void nr_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	int i;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c != NULL))
+	if (!FWQ_EXPECT(t, c))
 		return;
 	FWQ_INIT_WORK(&c->work, nr_fn);
 	c->wq = wq;
@@ -342,14 +342,14 @@ static void test_alloc_bad_variant(struct fwq_ktap_test *t)
 	fwq_default_variant(&v);
 	v.wake = FWQ_WAKE_NR;
 	wq = fwq_alloc_workqueue_variant(&v, "fwqt-bad", FWQ_UNBOUND, 0);
-	FWQ_EXPECT(t, wq == NULL);
+	FWQ_EXPECT(t, !wq);
 	if (wq)
 		fwq_destroy_workqueue(wq);
 
 	fwq_default_variant(&v);
 	v.flush = FWQ_FLUSH_NR + 3;
 	wq = fwq_alloc_workqueue_variant(&v, "fwqt-bad", 0, 0);
-	FWQ_EXPECT(t, wq == NULL);
+	FWQ_EXPECT(t, !wq);
 	if (wq)
 		fwq_destroy_workqueue(wq);
 }

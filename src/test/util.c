@@ -314,6 +314,7 @@ void fwqt_blocker_fn(struct fwq_work *work)
 	atomic_inc(&b->runs);
 	complete_all(&b->started);
 	wait_for_completion(&b->gate);
+	/* the item's effects are visible before done counts it */
 	smp_mb__before_atomic();
 	atomic_inc(&b->done);
 }

@@ -16,6 +16,7 @@
 
 #include <linux/completion.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 
@@ -184,7 +185,7 @@ fwqt_alloc_wq(struct fwq_ktap_test *t, const struct fwq_variant *v,
 
 	wq = fwq_alloc_workqueue_variant(v, "fwqt-%s", flags, max_active,
 					 t->name);
-	if (!FWQ_EXPECT(t, wq != NULL))
+	if (!FWQ_EXPECT(t, wq))
 		fwq_ktap_diag("%s: fwq_alloc_workqueue_variant(flags %#x, max_active %d) failed",
 			      t->name, flags, max_active);
 	return wq;
@@ -208,7 +209,7 @@ fwqt_alloc_unbound(struct fwq_ktap_test *t, const struct fwq_variant *v,
 	if (!wq)
 		return NULL;
 	attrs = fwq_alloc_workqueue_attrs();
-	if (!FWQ_EXPECT(t, attrs != NULL)) {
+	if (!FWQ_EXPECT(t, attrs)) {
 		fwq_destroy_workqueue(wq);
 		return NULL;
 	}
@@ -224,6 +225,25 @@ fwqt_alloc_unbound(struct fwq_ktap_test *t, const struct fwq_variant *v,
 		return NULL;
 	}
 	return wq;
+}
+
+/*
+ * Has @c completed within @ms? Used only to show that something which must
+ * not happen yet (a flush or cancel returning early) did not: a correct
+ * engine never completes @c here, however slow the machine.
+ */
+static inline bool fwqt_done_within(struct completion *c, unsigned int ms)
+{
+	return wait_for_completion_timeout(c, msecs_to_jiffies(ms)) != 0;
+}
+
+/* Keep the CPU busy for @us without sleeping (stay a running item). */
+static inline void fwqt_spin_us(unsigned int us)
+{
+	u64 end = ktime_get_ns() + (u64)us * NSEC_PER_USEC;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
 }
 
 /* Raise *@max to @val if it is lower (concurrency high-water marks). */

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU concurrency management (design §5.2, §4.18): when an item of a
+ * per-CPU workqueue blocks, another worker runs the items queued behind it
+ * on that CPU; an FWQ_CPU_INTENSIVE item does not hold back the pool even
+ * while it keeps the CPU busy. Runs per wake variant.
+ */
+#include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include <fwq/fwq.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define CM_MAX_CPUS	8
+
+struct cm_pair {
+	struct fwq_work a;
+	struct fwq_work b;
+	struct completion a_started;
+	struct completion b_done;
+	int cpu;
+	int b_cpu;
+	bool a_saw_b;		/* A returned because B ran */
+	bool a_spin;		/* A busy-waits instead of sleeping */
+};
+
+static void cm_a_fn(struct fwq_work *work)
+{
+	struct cm_pair *p = container_of(work, struct cm_pair, a);
+	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+
+	complete(&p->a_started);
+	if (!p->a_spin) {
+		/* blocks: the scheduler switches away from this worker */
+		p->a_saw_b = fwqt_done_within(&p->b_done, FWQT_HANG_MS);
+		return;
+	}
+	/* busy: never sleeps, only yields the CPU if asked to */
+	while (!completion_done(&p->b_done) && time_before(jiffies, end))
+		cond_resched();
+	p->a_saw_b = completion_done(&p->b_done);
+}
+
+static void cm_b_fn(struct fwq_work *work)
+{
+	struct cm_pair *p = container_of(work, struct cm_pair, b);
+
+	p->b_cpu = raw_smp_processor_id();
+	complete(&p->b_done);
+}
+
+/* Run one A/B pair per CPU (up to CM_MAX_CPUS); A on @wqa, B on @wqb. */
+static void cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
+		   struct fwq_workqueue *wqb, bool spin, const char *kind)
+{
+	struct cm_pair *pairs;
+	int cpu, n = 0, i, stalled = 0, wrong_cpu = 0;
+
+	pairs = kcalloc(CM_MAX_CPUS, sizeof(*pairs), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, pairs))
+		return;
+	for_each_online_cpu(cpu) {
+		struct cm_pair *p = &pairs[n];
+
+		if (n == CM_MAX_CPUS)
+			break;
+		FWQ_INIT_WORK(&p->a, cm_a_fn);
+		FWQ_INIT_WORK(&p->b, cm_b_fn);
+		init_completion(&p->a_started);
+		init_completion(&p->b_done);
+		p->cpu = cpu;
+		p->b_cpu = -1;
+		p->a_spin = spin;
+		FWQ_EXPECT(t, fwq_queue_work_on(cpu, wqa, &p->a));
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		struct cm_pair *p = &pairs[i];
+
+		/* B goes in behind A, which is already running on the CPU */
+		if (!fwqt_wait(t, &p->a_started, "item A start"))
+			continue;
+		FWQ_EXPECT(t, fwq_queue_work_on(p->cpu, wqb, &p->b));
+	}
+	fwq_flush_workqueue(wqa);
+	fwq_flush_workqueue(wqb);
+	for (i = 0; i < n; i++) {
+		struct cm_pair *p = &pairs[i];
+
+		if (!p->a_saw_b && stalled++ < 4)
+			fwq_ktap_diag("%s: cpu %d: B did not run while A %s",
+				      kind, p->cpu, spin ? "spun" : "blocked");
+		if (p->b_cpu != p->cpu && wrong_cpu++ < 4)
+			fwq_ktap_diag("%s: B for cpu %d ran on cpu %d", kind,
+				      p->cpu, p->b_cpu);
+	}
+	FWQ_EXPECT_EQ(t, stalled, 0);
+	FWQ_EXPECT_EQ(t, wrong_cpu, 0);
+	kfree(pairs);
+}
+
+/*
+ * Invariant (§5.2): on a per-CPU workqueue, an item that blocks does not
+ * stall the items queued behind it on its CPU: they run, on that CPU,
+ * while it is blocked.
+ */
+static void test_cm_blocking(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	if (!wq)
+		return;
+	cm_run(t, wq, wq, false, "percpu");
+	fwq_destroy_workqueue(wq);
+
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU | FWQ_HIGHPRI, 0);
+	if (!wq)
+		return;
+	cm_run(t, wq, wq, false, "percpu,highpri");
+	fwq_destroy_workqueue(wq);
+}
+
+/*
+ * Invariant (§4.5, §5.2): an FWQ_CPU_INTENSIVE item leaves concurrency
+ * management: while it keeps its CPU busy without sleeping, an item of
+ * another per-CPU workqueue queued behind it on that CPU still runs.
+ */
+static void test_cm_intensive(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wqa, *wqb;
+	struct fwq_variant v;
+
+	fwqt_variant(t, &v, W);
+	wqa = fwqt_alloc_wq(t, &v, FWQ_PERCPU | FWQ_CPU_INTENSIVE, 0);
+	wqb = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	if (wqa && wqb)
+		cm_run(t, wqa, wqb, true, "cpu_intensive");
+	if (wqa)
+		fwq_destroy_workqueue(wqa);
+	if (wqb)
+		fwq_destroy_workqueue(wqb);
+}
+
+static const struct fwq_ktap_case cm_cases[] = {
+	FWQT_CASE("blocking_item_does_not_stall_cpu", test_cm_blocking, W),
+	FWQT_CASE("cpu_intensive_does_not_stall_cpu", test_cm_intensive, W),
+	{}
+};
+
+const struct fwq_ktap_suite fwq_suite_cm = {
+	.name = "fwq_cm",
+	.cases = cm_cases,
+};
