@@ -12,10 +12,13 @@
  *   results   (r)  one JSON object per repetition of the last run
  *   text      (r)  the same runs as test_workqueue-style lines
  *   status    (r)  idle/running, current repetition, last error
+ *   targets   (r)  the targets this build supports: "kwq" or "kwq fwq"
  *
  * A run holds bench_mutex; any spec change or second run meanwhile gets
- * -EBUSY. "stop", a signal to the writer, or module unload end a run early;
- * the write then fails with -EINTR and the partial repetition is dropped.
+ * -EBUSY. "stop" or a signal to the writer end a run early; the write then
+ * fails with -ECANCELED (not -EINTR, which libc-style writers retry) and the
+ * partial repetition is dropped. Unloading needs every file closed, so it
+ * is refused (-EBUSY from delete_module) while a run is in progress.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -611,8 +614,10 @@ static int bench_run_spec(void)
 		bench_run_free(run);
 	}
 out:
-	if (ret == -EINTR)
+	if (ret == -EINTR) {
 		pr_info("run stopped\n");
+		ret = -ECANCELED;
+	}
 	status_set("idle (last run: %s, %d)",
 		   bench_scenario_names[s->scenario], ret);
 	kfree(run);
@@ -819,6 +824,13 @@ static int status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(status);
 
+static int targets_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "kwq%s\n", bench_have_fwq() ? " fwq" : "");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(targets);
+
 static int __init fwq_bench_init(void)
 {
 	struct dentry *knobs;
@@ -840,6 +852,7 @@ static int __init fwq_bench_init(void)
 	debugfs_create_file("results", 0444, bench_root, NULL, &results_fops);
 	debugfs_create_file("text", 0444, bench_root, NULL, &text_fops);
 	debugfs_create_file("status", 0444, bench_root, NULL, &status_fops);
+	debugfs_create_file("targets", 0444, bench_root, NULL, &targets_fops);
 	knobs = debugfs_create_dir("knobs", bench_root);
 	for (k = 0; k < BK_NR; k++)
 		debugfs_create_file(bench_key_names[k], 0644, knobs, (void *)k,
