@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# debug-kernel-run.sh --lane lockdep|kcsan --plan PLAN [--preset small|wide]
+# debug-kernel-run.sh --lane lockdep|kcsan|rt --plan PLAN [--preset small|wide]
 #                     [--timeout S] [--out DIR] [--append "CMDLINE"]
 #                     [--no-torture]
 #
-# Run a guest plan on a debug kernel lane:
+# Run a guest plan on a debug kernel lane (--lane rt: Debian's PREEMPT_RT
+# image and headers instead of a built kernel, vm-run.sh --flavour rt):
 #   1. scripts/debug-kernel.sh builds the lane's kernel (once per machine);
 #   2. the module sources of this tree (tracked and untracked files, as the
 #      top-level make sees them) are copied to .cache/debug-build/<lane>
@@ -37,18 +38,30 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument: $1" ;;
 	esac
 done
-[ -n "$lane" ] || die "--lane lockdep|kcsan required"
+case "$lane" in
+lockdep|kcsan|rt) ;;
+*) die "--lane lockdep|kcsan|rt required" ;;
+esac
 
-info=$("$TOP/scripts/debug-kernel.sh" --lane "$lane") ||
-	die "debug kernel build failed"
-kdir=$(sed -n 's/^FWQ_DK_KDIR=//p' <<< "$info")
-bz=$(sed -n 's/^FWQ_DK_BZIMAGE=//p' <<< "$info")
-rel=$(sed -n 's/^FWQ_DK_RELEASE=//p' <<< "$info")
-[ -r "$bz" ] && [ -n "$rel" ] || die "debug-kernel.sh gave no image"
-
-# the image where get-kernel.sh finds a cached kernel for $rel
-mkdir -p "$FWQ_CACHE/kernel/$rel/boot" || die "cannot write $FWQ_CACHE"
-ln -sfn "$bz" "$FWQ_CACHE/kernel/$rel/boot/vmlinuz-$rel"
+if [ "$lane" = rt ]; then
+	kdir=$(FLAVOUR=rt KDIR='' KREL='' "$TOP/scripts/kdir.sh" --kdir) ||
+		die "no PREEMPT_RT headers (scripts/deps.sh)"
+	rel=$(KDIR=$kdir "$TOP/scripts/kdir.sh" --krel) ||
+		die "cannot read the RT release"
+	vmargs+=(--flavour rt)
+else
+	info=$("$TOP/scripts/debug-kernel.sh" --lane "$lane") ||
+		die "debug kernel build failed"
+	kdir=$(sed -n 's/^FWQ_DK_KDIR=//p' <<< "$info")
+	bz=$(sed -n 's/^FWQ_DK_BZIMAGE=//p' <<< "$info")
+	rel=$(sed -n 's/^FWQ_DK_RELEASE=//p' <<< "$info")
+	if [ ! -r "$bz" ] || [ -z "$rel" ]; then
+		die "debug-kernel.sh gave no image"
+	fi
+	# the image where get-kernel.sh finds a cached kernel for $rel
+	mkdir -p "$FWQ_CACHE/kernel/$rel/boot" || die "cannot write $FWQ_CACHE"
+	ln -sfn "$bz" "$FWQ_CACHE/kernel/$rel/boot/vmlinuz-$rel"
+fi
 
 # module sources, copied so the tree's Debian-built .ko files stay as they are
 bdir=$TOP/.cache/debug-build/$lane

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# Torture, reproducer and debug-lane targets (issue 5). Included from the
+# top-level Makefile:  -include $(FWQ_TOP)/scripts/torture.mk
+#
+#   make torture [DURATION=60] [PRESET=small] [ONOFF=300]
+#       fwq_torture.ko once per flush variant (each with another
+#       wake/kicked_list), DURATION seconds each, with CPU hotplug churn
+#   make repro [PRESET=small]   H1/H8 race reproducers
+#   make badinput               bad values to every debugfs file/parameter
+#   make debug-kernel LANE=lockdep|kcsan   build (once) a debug kernel
+#   make debug-lane LANE=lockdep|kcsan|rt [DEBUG_DURATION=30] [CYCLES=100]
+#       selftests, torture, H8 and load/unload-in-flight on a debug kernel
+#       (rt: Debian's PREEMPT_RT kernel)
+# Longer runs are the same targets with a bigger DURATION, e.g.
+#   make torture DURATION=600
+
+DURATION ?= 60
+ONOFF ?= 300
+DEBUG_DURATION ?= 30
+CYCLES ?= 100
+LANE ?= lockdep
+
+.PHONY: torture repro badinput debug-kernel debug-lane
+
+torture: modules
+	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan torture \
+		--timeout $$(( 3 * ($(DURATION) + 120) + 300 )) \
+		--append "fwqt.duration=$(DURATION) fwqt.onoff=$(ONOFF) $(APPEND)" \
+		$(if $(FLAVOUR),--flavour $(FLAVOUR))
+
+repro: modules
+	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan repro \
+		--timeout 1800 $(if $(APPEND),--append "$(APPEND)") \
+		$(if $(FLAVOUR),--flavour $(FLAVOUR))
+
+badinput: modules
+	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) \
+		--plan torture-badinput --timeout 900 \
+		$(if $(FLAVOUR),--flavour $(FLAVOUR))
+
+debug-kernel:
+	@$(FWQ_TOP)/scripts/debug-kernel.sh --lane $(LANE)
+
+debug-lane:
+	@$(FWQ_TOP)/scripts/debug-kernel-run.sh --lane $(LANE) \
+		--plan torture-debug --preset $(PRESET) --timeout 3600 \
+		--append "fwqt.duration=$(DEBUG_DURATION) fwqt.cycles=$(CYCLES) $(APPEND)"
