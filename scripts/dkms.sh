@@ -10,6 +10,9 @@
 #   install    copy the package to /usr/src/fwq-VERSION, then dkms add,
 #              build and install it for the target release.
 #   uninstall  dkms remove fwq/VERSION for all kernels, rm the source copy.
+#              install/uninstall honour FWQ_DKMS_SOURCE_TREE (/usr/src),
+#              FWQ_DKMS_TREE (/var/lib/dkms) and FWQ_DKMS_INSTALL_TREE
+#              (/lib/modules), to try them out in a scratch tree.
 #   files      list the files the package ships.
 # The version is VERSION's; dkms.conf reads it from the copied VERSION file.
 set -eu
@@ -42,6 +45,12 @@ target() {
 	kdir=$(fwq_kdir) || fwq_die 2 "no kernel headers (FLAVOUR='${FLAVOUR:-}')"
 	krel=$(fwq_krel) || fwq_die 2 "cannot read the release of $kdir"
 }
+
+srctree=${FWQ_DKMS_SOURCE_TREE:-/usr/src}
+treeargs=()
+[ -n "${FWQ_DKMS_SOURCE_TREE:-}" ] && treeargs+=(--sourcetree "$FWQ_DKMS_SOURCE_TREE")
+[ -n "${FWQ_DKMS_TREE:-}" ] && treeargs+=(--dkmstree "$FWQ_DKMS_TREE")
+[ -n "${FWQ_DKMS_INSTALL_TREE:-}" ] && treeargs+=(--installtree "$FWQ_DKMS_INSTALL_TREE")
 
 case "${1:-}" in
 files)
@@ -90,22 +99,23 @@ install)
 	need_dkms
 	target
 	[ "$(id -u)" -eq 0 ] || fwq_die 2 "dkms-install needs root"
-	dst=/usr/src/fwq-$version
+	dst=$srctree/fwq-$version
 	rm -rf "$dst"
 	copy_package "$dst"
-	dkms status -m fwq -v "$version" | grep -q . ||
-		dkms add -m fwq -v "$version"
-	dkms build -m fwq -v "$version" -k "$krel" --kernelsourcedir "$kdir"
-	dkms install -m fwq -v "$version" -k "$krel"
+	dkms status -m fwq -v "$version" "${treeargs[@]}" | grep -q . ||
+		dkms add -m fwq -v "$version" "${treeargs[@]}"
+	dkms build -m fwq -v "$version" -k "$krel" --kernelsourcedir "$kdir" \
+		"${treeargs[@]}"
+	dkms install -m fwq -v "$version" -k "$krel" "${treeargs[@]}"
 	fwq_log "installed fwq $version for $krel with DKMS"
 	;;
 uninstall)
 	need_dkms
 	[ "$(id -u)" -eq 0 ] || fwq_die 2 "dkms-uninstall needs root"
-	if dkms status -m fwq -v "$version" | grep -q .; then
-		dkms remove -m fwq -v "$version" --all
+	if dkms status -m fwq -v "$version" "${treeargs[@]}" | grep -q .; then
+		dkms remove -m fwq -v "$version" --all "${treeargs[@]}"
 	fi
-	rm -rf "/usr/src/fwq-$version"
+	rm -rf "${srctree:?}/fwq-$version"
 	fwq_log "removed fwq $version from DKMS"
 	;;
 *)
