@@ -1,16 +1,172 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: module init and exit, debugfs root.
+ * fwq: module init and exit, global state, engine module parameters.
+ *
+ * Parameters (the variant and scope defaults live in variant.c):
+ *   idle_timeout_ms     idle worker timeout before the cull, 1..3600000
+ *                       (mainline: 300 s); also in debugfs
+ *   fail_create_worker  0/1 fault injection: the manager's worker creation
+ *                       fails (the first worker of a pool is exempt)
+ *   cm_mode             "notifier" (default) or "off"; read at load only.
+ *                       See cm.c.
+ *   cull_rekick         1 (default): an idle cull that finds work pending
+ *                       after reaping kicks a worker, so an H1 race (a kicked
+ *                       worker culled before it ran) strands nothing. 0 keeps
+ *                       the hole open for the torture reproducer.
+ *
+ * Debug knobs for the race reproducers (default 0 = production behaviour):
+ *   dbg_kick_delay_us   busy-wait between pick and deferred wakeup (H1)
+ *   dbg_force_cull      with dbg_kick_delay_us: every kick queues a cull that
+ *                       reaps every idle_list worker, no floor, no age (H1)
+ *   dbg_flush_skip_idle flush visits skip pwqs with nothing in flight (H8,
+ *                       deliberately broken)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 
-#include <fwq/fwq.h>
+#include "internal.h"
 
-static struct dentry *fwq_debugfs_root;
+DEFINE_MUTEX(fwq_pool_mutex);
+DEFINE_MUTEX(fwq_pool_attach_mutex);
+DEFINE_RAW_SPINLOCK(fwq_mayday_lock);
+LIST_HEAD(fwq_workqueues);
+DEFINE_IDR(fwq_pool_idr);
+DECLARE_WAIT_QUEUE_HEAD(fwq_manager_wait);
+struct kthread_worker *fwq_release_worker;
+struct kmem_cache *fwq_pwq_cache;
+struct dentry *fwq_debugfs_root;
+cpumask_var_t fwq_online_cpumask;
+atomic64_t fwq_misuse_count;
+atomic64_t fwq_consistency_errors;
+
+unsigned int fwq_idle_timeout_ms = 300000;
+unsigned int fwq_fail_create_worker;
+bool fwq_cm_enabled = true;
+
+static int fwq_uint_range_set(const char *val, const struct kernel_param *kp,
+			      unsigned int min, unsigned int max)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < min || v > max) {
+		pr_warn("parameter %s: bad value '%s' (want %u..%u), unchanged\n",
+			kp->name, val, min, max);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static int fwq_idle_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	return fwq_uint_range_set(val, kp, 1, 3600000);
+}
+
+static const struct kernel_param_ops fwq_idle_timeout_ops = {
+	.set = fwq_idle_timeout_set,
+	.get = param_get_uint,
+};
+module_param_cb(idle_timeout_ms, &fwq_idle_timeout_ops, &fwq_idle_timeout_ms,
+		0644);
+MODULE_PARM_DESC(idle_timeout_ms, "idle worker timeout in ms (1..3600000)");
+
+static int fwq_fail_create_set(const char *val, const struct kernel_param *kp)
+{
+	return fwq_uint_range_set(val, kp, 0, 1);
+}
+
+static const struct kernel_param_ops fwq_fail_create_ops = {
+	.set = fwq_fail_create_set,
+	.get = param_get_uint,
+};
+module_param_cb(fail_create_worker, &fwq_fail_create_ops,
+		&fwq_fail_create_worker, 0644);
+MODULE_PARM_DESC(fail_create_worker, "1: the manager's worker creation fails");
+
+bool fwq_cull_rekick = true;
+module_param_named(cull_rekick, fwq_cull_rekick, bool, 0644);
+MODULE_PARM_DESC(cull_rekick, "idle cull re-kicks when work is pending (H1 mitigation)");
+
+unsigned int fwq_dbg_kick_delay_us;
+
+static int fwq_kick_delay_set(const char *val, const struct kernel_param *kp)
+{
+	return fwq_uint_range_set(val, kp, 0, 100000);
+}
+
+static const struct kernel_param_ops fwq_kick_delay_ops = {
+	.set = fwq_kick_delay_set,
+	.get = param_get_uint,
+};
+module_param_cb(dbg_kick_delay_us, &fwq_kick_delay_ops,
+		&fwq_dbg_kick_delay_us, 0644);
+MODULE_PARM_DESC(dbg_kick_delay_us, "debug: delay before deferred wakeups (0..100000)");
+
+bool fwq_dbg_force_cull;
+module_param_named(dbg_force_cull, fwq_dbg_force_cull, bool, 0644);
+MODULE_PARM_DESC(dbg_force_cull, "debug: kicks trigger a full idle cull");
+
+bool fwq_dbg_flush_skip_idle;
+module_param_named(dbg_flush_skip_idle, fwq_dbg_flush_skip_idle, bool, 0644);
+MODULE_PARM_DESC(dbg_flush_skip_idle, "debug: broken flush skipping idle pwqs (H8)");
+
+/**
+ * fwq_debug_counter - read a global debug counter by name
+ * @name: "kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
+ *	"deferred_issue_under_lock" or "create_worker_injected"
+ *
+ * Return: the counter, 0 for an unknown name.
+ */
+u64 fwq_debug_counter(const char *name)
+{
+	if (!strcmp(name, "kicked_reaped"))
+		return atomic64_read(&fwq_kicked_reaped);
+	if (!strcmp(name, "cull_rekick"))
+		return atomic64_read(&fwq_cull_rekicks);
+	if (!strcmp(name, "consistency_errors"))
+		return atomic64_read(&fwq_consistency_errors);
+	if (!strcmp(name, "misuse"))
+		return atomic64_read(&fwq_misuse_count);
+	if (!strcmp(name, "deferred_issue_under_lock"))
+		return atomic64_read(&fwq_deferred_under_lock);
+	if (!strcmp(name, "create_worker_injected"))
+		return atomic64_read(&fwq_create_worker_injected);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fwq_debug_counter);
+
+static int fwq_cm_mode_set(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "notifier")) {
+		fwq_cm_enabled = true;
+		return 0;
+	}
+	if (sysfs_streq(val, "off")) {
+		fwq_cm_enabled = false;
+		return 0;
+	}
+	pr_warn("parameter cm_mode: bad value '%s' (want notifier|off), unchanged\n",
+		val);
+	return -EINVAL;
+}
+
+static int fwq_cm_mode_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", fwq_cm_enabled ? "notifier" : "off");
+}
+
+static const struct kernel_param_ops fwq_cm_mode_ops = {
+	.set = fwq_cm_mode_set,
+	.get = fwq_cm_mode_get,
+};
+module_param_cb(cm_mode, &fwq_cm_mode_ops, NULL, 0444);
+MODULE_PARM_DESC(cm_mode, "per-CPU concurrency management: notifier|off");
 
 /**
  * fwq_version - the fwq version string
@@ -23,25 +179,104 @@ const char *fwq_version(void)
 }
 EXPORT_SYMBOL_GPL(fwq_version);
 
-static int fwq_version_show(struct seq_file *m, void *v)
+static void fwq_destroy_leftover_wqs(void)
 {
-	seq_printf(m, "%s\n", fwq_version());
-	return 0;
+	struct fwq_workqueue *wq;
+
+	while (true) {
+		mutex_lock(&fwq_pool_mutex);
+		wq = list_first_entry_or_null(&fwq_workqueues,
+					      struct fwq_workqueue, list);
+		mutex_unlock(&fwq_pool_mutex);
+		if (!wq)
+			break;
+		pr_err("workqueue %s still exists at unload: destroying it\n",
+		       wq->name);
+		atomic64_inc(&fwq_misuse_count);
+		fwq_destroy_workqueue(wq);
+		/* a leaked (busy) wq stays listed: drop it from the list */
+		mutex_lock(&fwq_pool_mutex);
+		if (!list_empty(&wq->list) &&
+		    wq == list_first_entry(&fwq_workqueues,
+					   struct fwq_workqueue, list))
+			list_del_init(&wq->list);
+		mutex_unlock(&fwq_pool_mutex);
+	}
 }
-DEFINE_SHOW_ATTRIBUTE(fwq_version);
 
 static int __init fwq_init(void)
 {
+	int ret;
+
+	ret = fwq_topology_init();
+	if (ret)
+		return ret;
+
+	ret = -ENOMEM;
+	if (!zalloc_cpumask_var(&fwq_online_cpumask, GFP_KERNEL))
+		goto err_topo;
+
+	fwq_pwq_cache = kmem_cache_create("fwq_pwq", sizeof(struct fwq_pwq),
+					  1 << FWQ_WORK_STRUCT_PWQ_SHIFT, 0,
+					  NULL);
+	if (!fwq_pwq_cache)
+		goto err_mask;
+
+	fwq_release_worker = kthread_create_worker(0, "fwq_pwq_release");
+	if (IS_ERR(fwq_release_worker)) {
+		ret = PTR_ERR(fwq_release_worker);
+		goto err_cache;
+	}
+
+	if (fwq_cm_enabled)
+		preempt_notifier_inc();
+
+	cpus_read_lock();
+	cpumask_copy(fwq_online_cpumask, cpu_online_mask);
+	ret = fwq_hotplug_init();
+	cpus_read_unlock();
+	if (ret)
+		goto err_worker;
+
 	fwq_debugfs_root = debugfs_create_dir("fwq", NULL);
-	debugfs_create_file("version", 0444, fwq_debugfs_root, NULL,
-			    &fwq_version_fops);
-	pr_info("fwq %s loaded\n", fwq_version());
+	fwq_debugfs_init();
+	pr_info("fwq %s loaded (cm_mode=%s)\n", fwq_version(),
+		fwq_cm_enabled ? "notifier" : "off");
 	return 0;
+
+err_worker:
+	if (fwq_cm_enabled)
+		preempt_notifier_dec();
+	kthread_destroy_worker(fwq_release_worker);
+err_cache:
+	kmem_cache_destroy(fwq_pwq_cache);
+err_mask:
+	free_cpumask_var(fwq_online_cpumask);
+err_topo:
+	fwq_topology_exit();
+	return ret;
 }
 
 static void __exit fwq_exit(void)
 {
 	debugfs_remove_recursive(fwq_debugfs_root);
+	fwq_destroy_leftover_wqs();
+	fwq_hotplug_exit();
+
+	/* run the pending pwq releases: they put the unbound pools */
+	kthread_flush_worker(fwq_release_worker);
+	rcu_barrier();
+	kthread_flush_worker(fwq_release_worker);
+	fwq_pools_exit();
+	kthread_destroy_worker(fwq_release_worker);
+	rcu_barrier();
+
+	if (fwq_cm_enabled)
+		preempt_notifier_dec();
+	kmem_cache_destroy(fwq_pwq_cache);
+	idr_destroy(&fwq_pool_idr);
+	free_cpumask_var(fwq_online_cpumask);
+	fwq_topology_exit();
 	pr_info("fwq %s unloaded\n", fwq_version());
 }
 

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq: concurrency management of per-CPU pools without scheduler hooks.
+ *
+ * The kernel calls wq_worker_sleeping()/wq_worker_running() only for
+ * PF_WQ_WORKER tasks, and fwq must never set that flag. Instead each worker
+ * of a per-CPU pool registers a preempt notifier on itself:
+ *
+ *   sched_out (rq lock held, IRQs off): if the worker is not TASK_RUNNING it
+ *     is going to sleep; if it counts in nr_running, mark it sleeping and
+ *     decrement nr_running (atomic: no pool->lock here, which would invert
+ *     against pool->lock -> p->pi_lock -> rq->lock). If that was the last
+ *     running worker and work is waiting, queue the pool's irq_work.
+ *   irq_work (hardirq on the same CPU): lock the pool and kick an idle
+ *     worker if need_more_worker().
+ *   sched_in: if it was marked sleeping, count it again (unless it carries
+ *     a NOT_RUNNING flag by now).
+ *
+ * Differences from the kernel hooks: a task preempted after setting a sleep
+ * state looks like a sleeper (an extra kick; sched_in repairs the count),
+ * and notifiers fire only on a real context switch. CPU_INTENSIVE is taken
+ * from FWQ_CPU_INTENSIVE only; there is no tick-based detection.
+ *
+ * cm_mode=off (module parameter, read at load): per-CPU pools behave like
+ * unbound ones. Every worker carries WORKER_UNBOUND (NOT_RUNNING),
+ * nr_running stays 0, and every enqueue and chain step kicks a worker.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/sched.h>
+
+#include "internal.h"
+
+static void fwq_cm_sched_out(struct preempt_notifier *pn,
+			     struct task_struct *next)
+{
+	struct fwq_worker *worker = container_of(pn, struct fwq_worker, pn);
+	struct fwq_pool *pool = worker->pool;
+
+	if (READ_ONCE(current->__state) == TASK_RUNNING)
+		return;		/* preempted, not sleeping */
+	if ((READ_ONCE(worker->flags) & WORKER_NOT_RUNNING) || worker->sleeping)
+		return;
+	worker->sleeping = 1;
+	if (atomic_dec_and_test(&pool->nr_running) &&
+	    !list_empty(&pool->worklist))
+		irq_work_queue(&pool->cm_irq_work);
+}
+
+static void fwq_cm_sched_in(struct preempt_notifier *pn, int cpu)
+{
+	struct fwq_worker *worker = container_of(pn, struct fwq_worker, pn);
+
+	if (!worker->sleeping)
+		return;
+	if (!(READ_ONCE(worker->flags) & WORKER_NOT_RUNNING))
+		atomic_inc(&worker->pool->nr_running);
+	worker->sleeping = 0;
+}
+
+struct preempt_ops fwq_cm_preempt_ops = {
+	.sched_in = fwq_cm_sched_in,
+	.sched_out = fwq_cm_sched_out,
+};
+
+void fwq_cm_irq_work_fn(struct irq_work *iw)
+{
+	struct fwq_pool *pool = container_of(iw, struct fwq_pool, cm_irq_work);
+	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+	struct fwq_workqueue *wq = NULL;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool->lock, flags);
+	__this_cpu_inc(fwq_pool_lock_depth);
+	if (fwq_need_more_worker(pool)) {
+		struct fwq_work *work = list_first_entry(&pool->worklist,
+							 struct fwq_work,
+							 entry);
+		struct fwq_pwq *pwq = fwq_work_pwq(work);
+
+		/* count the wakeup for the workqueue whose item waits */
+		if (pwq) {
+			wq = pwq->wq;
+			pwq->stats[PWQ_STAT_CM_WAKEUP]++;
+		}
+		fwq_kick_pool(pool, &wb, wq, FWQ_SITE_CM);
+	}
+	__this_cpu_dec(fwq_pool_lock_depth);
+	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	fwq_wake_batch_issue(&wb);
+}
+
+/* in the worker's own thread, before it looks at any work */
+void fwq_cm_worker_start(struct fwq_worker *worker)
+{
+	if (!fwq_cm_enabled || worker->pool->cpu < 0)
+		return;
+	preempt_notifier_init(&worker->pn, &fwq_cm_preempt_ops);
+	preempt_notifier_register(&worker->pn);
+	worker->notifier_on = true;
+}
+
+/* in the worker's own thread, before it returns */
+void fwq_cm_worker_stop(struct fwq_worker *worker)
+{
+	if (!worker->notifier_on)
+		return;
+	preempt_notifier_unregister(&worker->pn);
+	worker->notifier_on = false;
+}

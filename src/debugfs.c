@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq: /sys/kernel/debug/fwq/
+ *
+ *   version             the fwq version
+ *   stats               per-workqueue counters (wq_monitor style) + globals
+ *   pools               every pool (wq_dump style, plus kicked, nr_running,
+ *                       worklist length, manager, progress age)
+ *   pods                pods of every affinity scope
+ *   wqs                 per workqueue: CPU -> pool map, flush state, and for
+ *                       flush=active the per-node lists and mirror colors
+ *   nr_active           per unbound workqueue: per-node nr/max
+ *   variants            the variant axes, their names and the defaults
+ *   check               runs the pool bookkeeping checks; prints counters
+ *   debug_counters      "name value" lines: kicked_reaped, cull_rekick, ...
+ *   fail_create_worker  0/1: make worker creation by the manager fail
+ *   idle_timeout_ms     idle worker timeout (1..3600000)
+ *   lockstat            0/1: pool->lock hold/wait histograms (and dump)
+ *
+ * Every file rejects a bad write with -EINVAL, one log line, and no change;
+ * the read-only ones reject every write the same way.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+static ssize_t fwq_ro_write(struct file *file, const char __user *buf,
+			    size_t count, loff_t *ppos)
+{
+	pr_warn("debugfs %pD is read-only: write rejected\n", file);
+	return -EINVAL;
+}
+
+#define FWQ_DEBUGFS_RO(name)						\
+static int fwq_##name##_open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, fwq_##name##_show, inode->i_private);	\
+}									\
+static const struct file_operations fwq_##name##_fops = {		\
+	.owner = THIS_MODULE,						\
+	.open = fwq_##name##_open,					\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+	.write = fwq_ro_write,						\
+}
+
+static int fwq_version_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", fwq_version());
+	return 0;
+}
+FWQ_DEBUGFS_RO(version);
+
+static int fwq_stats_file_show(struct seq_file *m, void *v)
+{
+	fwq_stats_show(m);
+	return 0;
+}
+FWQ_DEBUGFS_RO(stats_file);
+
+static int fwq_pools_file_show(struct seq_file *m, void *v)
+{
+	fwq_pools_show(m);
+	return 0;
+}
+FWQ_DEBUGFS_RO(pools_file);
+
+static int fwq_pods_show(struct seq_file *m, void *v)
+{
+	fwq_topology_show(m);
+	return 0;
+}
+FWQ_DEBUGFS_RO(pods);
+
+static int fwq_wqs_file_show(struct seq_file *m, void *v)
+{
+	fwq_wqs_show(m);
+	return 0;
+}
+FWQ_DEBUGFS_RO(wqs_file);
+
+static int fwq_nr_active_file_show(struct seq_file *m, void *v)
+{
+	fwq_nr_active_show(m);
+	return 0;
+}
+FWQ_DEBUGFS_RO(nr_active_file);
+
+static int fwq_variants_show(struct seq_file *m, void *v)
+{
+	struct fwq_variant dfl;
+	char buf[96];
+	int w, k, f;
+
+	fwq_default_variant(&dfl);
+	fwq_variant_str(&dfl, buf, sizeof(buf));
+	seq_printf(m, "default %s\n", buf);
+	for (w = 0; w < FWQ_WAKE_NR; w++)
+		for (k = 0; k < FWQ_KICKED_NR; k++)
+			for (f = 0; f < FWQ_FLUSH_NR; f++) {
+				struct fwq_variant v = {
+					.wake = w, .kicked = k, .flush = f,
+				};
+
+				fwq_variant_str(&v, buf, sizeof(buf));
+				seq_printf(m, "%s\n", buf);
+			}
+	return 0;
+}
+FWQ_DEBUGFS_RO(variants);
+
+static int fwq_debug_counters_show(struct seq_file *m, void *v)
+{
+	static const char *const names[] = {
+		"kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
+		"deferred_issue_under_lock", "create_worker_injected",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		seq_printf(m, "%s %llu\n", names[i], fwq_debug_counter(names[i]));
+	return 0;
+}
+FWQ_DEBUGFS_RO(debug_counters);
+
+static void fwq_check_pool(struct fwq_pool *pool)
+{
+	fwq_pool_lock_irq(pool);
+	fwq_pool_sanity(pool);
+	fwq_pool_unlock_irq(pool);
+}
+
+static int fwq_check_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	mutex_lock(&fwq_pool_mutex);
+	for_each_possible_cpu(cpu)
+		fwq_for_each_cpu_pool(cpu, fwq_check_pool);
+	fwq_for_each_unbound_pool(fwq_check_pool);
+	mutex_unlock(&fwq_pool_mutex);
+	seq_printf(m, "consistency_errors=%lld misuse=%lld deferred_issue_under_lock=%lld\n",
+		   atomic64_read(&fwq_consistency_errors),
+		   atomic64_read(&fwq_misuse_count),
+		   atomic64_read(&fwq_deferred_under_lock));
+	return 0;
+}
+FWQ_DEBUGFS_RO(check);
+
+/* writable unsigned knobs with a range */
+struct fwq_uint_knob {
+	const char *name;
+	unsigned int *val;
+	unsigned int min, max;
+	void (*apply)(unsigned int val);
+};
+
+static int fwq_knob_show(struct seq_file *m, void *v)
+{
+	struct fwq_uint_knob *k = m->private;
+
+	seq_printf(m, "%u\n", READ_ONCE(*k->val));
+	return 0;
+}
+
+static int fwq_knob_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, fwq_knob_show, inode->i_private);
+}
+
+static ssize_t fwq_knob_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct fwq_uint_knob *k = ((struct seq_file *)file->private_data)->private;
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &val);
+	if (ret || val < k->min || val > k->max) {
+		pr_warn("debugfs %s: bad value (want %u..%u), unchanged\n",
+			k->name, k->min, k->max);
+		return -EINVAL;
+	}
+	if (k->apply)
+		k->apply(val);
+	else
+		WRITE_ONCE(*k->val, val);
+	return count;
+}
+
+static const struct file_operations fwq_knob_fops = {
+	.owner = THIS_MODULE,
+	.open = fwq_knob_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = fwq_knob_write,
+};
+
+static unsigned int fwq_lockstat_on;
+
+static void fwq_lockstat_apply(unsigned int val)
+{
+	WRITE_ONCE(fwq_lockstat_on, val);
+	fwq_lockstat_enable(val);
+}
+
+static struct fwq_uint_knob fwq_knobs[] = {
+	{ "fail_create_worker", &fwq_fail_create_worker, 0, 1, NULL },
+	{ "idle_timeout_ms", &fwq_idle_timeout_ms, 1, 3600000, NULL },
+};
+
+static struct fwq_uint_knob fwq_lockstat_knob = {
+	"lockstat", &fwq_lockstat_on, 0, 1, fwq_lockstat_apply,
+};
+
+static int fwq_lockstat_dump_show(struct seq_file *m, void *v)
+{
+	static const char *const names[FWQ_LS_NR] = { "enqueue", "chain" };
+	struct fwq_lockstat *ls;
+	int p, b;
+
+	ls = kzalloc(sizeof(*ls), GFP_KERNEL);
+	if (!ls)
+		return -ENOMEM;
+	fwq_lockstat_read(ls);
+	seq_printf(m, "enabled=%u\n", READ_ONCE(fwq_lockstat_on));
+	for (p = 0; p < FWQ_LS_NR; p++) {
+		seq_printf(m, "%s wakeups_locked=%llu\n%s hold_ns_log2:", names[p],
+			   ls->wakeups_locked[p], names[p]);
+		for (b = 0; b < FWQ_LOCKSTAT_BUCKETS; b++)
+			seq_printf(m, " %llu", ls->hold[p][b]);
+		seq_printf(m, "\n%s wait_ns_log2:", names[p]);
+		for (b = 0; b < FWQ_LOCKSTAT_BUCKETS; b++)
+			seq_printf(m, " %llu", ls->wait[p][b]);
+		seq_putc(m, '\n');
+	}
+	kfree(ls);
+	return 0;
+}
+FWQ_DEBUGFS_RO(lockstat_dump);
+
+void fwq_debugfs_init(void)
+{
+	struct dentry *d = fwq_debugfs_root;
+	int i;
+
+	debugfs_create_file("version", 0444, d, NULL, &fwq_version_fops);
+	debugfs_create_file("stats", 0444, d, NULL, &fwq_stats_file_fops);
+	debugfs_create_file("pools", 0444, d, NULL, &fwq_pools_file_fops);
+	debugfs_create_file("pods", 0444, d, NULL, &fwq_pods_fops);
+	debugfs_create_file("wqs", 0444, d, NULL, &fwq_wqs_file_fops);
+	debugfs_create_file("nr_active", 0444, d, NULL,
+			    &fwq_nr_active_file_fops);
+	debugfs_create_file("variants", 0444, d, NULL, &fwq_variants_fops);
+	debugfs_create_file("check", 0444, d, NULL, &fwq_check_fops);
+	debugfs_create_file("debug_counters", 0444, d, NULL,
+			    &fwq_debug_counters_fops);
+	debugfs_create_file("lockstat_dump", 0444, d, NULL,
+			    &fwq_lockstat_dump_fops);
+	for (i = 0; i < ARRAY_SIZE(fwq_knobs); i++)
+		debugfs_create_file(fwq_knobs[i].name, 0644, d, &fwq_knobs[i],
+				    &fwq_knob_fops);
+	debugfs_create_file("lockstat", 0644, d, &fwq_lockstat_knob,
+			    &fwq_knob_fops);
+}

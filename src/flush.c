@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq: flush_workqueue (colors, flusher queue, overflow, cascade), the three
+ * pwq-walk strategies, flush_work barriers, drain.
+ *
+ * The walk strategy is fixed per workqueue at creation (flush=):
+ *   each      lock and unlock the pool of every pwq (before 6.13).
+ *   coalesce  keep the pool lock across consecutive pwqs of one pool
+ *             (85f0d8e39aff, mainline since 6.13).
+ *   active    visit only the pwqs queued to since the last flush: per-node
+ *             lists (plus a fallback node for NUMA_NO_NODE pools) with a
+ *             per-node mirror of wq->work_color; coalescing as above
+ *             (seed series 2, reconstructed from its description).
+ *
+ * Invariant of flush=active, checked under pool->lock: a pwq not on any
+ * list has total_in_flight == 0 and flush_color == -1. An off-list pwq's
+ * work_color is stale, which is harmless because nothing of it is in flight;
+ * __fwq_queue_work() re-syncs it from the node mirror when it lists it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/sched/task.h>
+
+#include "internal.h"
+
+static struct fwq_flush_pnode *fwq_pwq_fpn(struct fwq_pwq *pwq)
+{
+	return &pwq->wq->fpn[fwq_node_idx(pwq->pool->node)];
+}
+
+/* flush=active enqueue hook: under pool->lock, @pwq not listed */
+void fwq_flush_pnode_add(struct fwq_pwq *pwq)
+{
+	struct fwq_flush_pnode *fpn = fwq_pwq_fpn(pwq);
+
+	lockdep_assert_held(&pwq->pool->lock);
+	fwq_check(!pwq->total_in_flight && pwq->flush_color == -1,
+		  "unlisted pwq of %s has items in flight", pwq->wq->name);
+	raw_spin_lock(&fpn->lock);
+	pwq->work_color = fpn->work_color;
+	list_add_tail(&pwq->flush_node, &fpn->pwqs);
+	raw_spin_unlock(&fpn->lock);
+}
+
+/* release path: under wq->mutex, so no flusher holds @pwq privately */
+void fwq_flush_pnode_del(struct fwq_pwq *pwq)
+{
+	struct fwq_flush_pnode *fpn = fwq_pwq_fpn(pwq);
+
+	lockdep_assert_held(&pwq->wq->mutex);
+	raw_spin_lock_irq(&fpn->lock);
+	list_del_init(&pwq->flush_node);
+	raw_spin_unlock_irq(&fpn->lock);
+}
+
+/**
+ * fwq_flush_visit - the per-pwq step of a flush preparation
+ * @wq: the workqueue
+ * @pwq: the pwq, its pool locked
+ * @flush_color: color to flush, or -1
+ * @work_color: new work color, or -1
+ *
+ * Return: true if @pwq has items of @flush_color in flight.
+ */
+bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
+		     int flush_color, int work_color)
+{
+	bool wait = false;
+
+	lockdep_assert_held(&pwq->pool->lock);
+	/* H8 reproducer: the broken "skip idle pwqs" optimisation */
+	if (unlikely(READ_ONCE(fwq_dbg_flush_skip_idle)) &&
+	    !pwq->total_in_flight)
+		return false;
+	wq->flush_pwqs_visited++;
+
+	if (flush_color >= 0) {
+		fwq_check(pwq->flush_color == -1, "pwq of %s already flushing",
+			  wq->name);
+		if (pwq->nr_in_flight[flush_color]) {
+			pwq->flush_color = flush_color;
+			atomic_inc(&wq->nr_pwqs_to_flush);
+			wait = true;
+		}
+	}
+	if (work_color >= 0)
+		pwq->work_color = work_color;
+	return wait;
+}
+
+/* flush=each: one lock cycle per pwq */
+static bool fwq_flush_walk_each(struct fwq_workqueue *wq, int flush_color,
+				int work_color)
+{
+	struct fwq_pwq *pwq;
+	bool wait = false;
+
+	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+		fwq_pool_lock_irq(pwq->pool);
+		wq->flush_lock_cycles++;
+		wait |= fwq_flush_visit(wq, pwq, flush_color, work_color);
+		fwq_pool_unlock_irq(pwq->pool);
+	}
+	return wait;
+}
+
+/* flush=coalesce: cycle the lock only when the pool changes */
+static bool fwq_flush_walk_coalesce(struct fwq_workqueue *wq,
+				    int flush_color, int work_color)
+{
+	struct fwq_pwq *pwq = list_first_entry(&wq->pwqs, struct fwq_pwq,
+					       pwqs_node);
+	bool wait = false;
+
+	while (!list_entry_is_head(pwq, &wq->pwqs, pwqs_node)) {
+		struct fwq_pool *pool = pwq->pool;
+
+		fwq_pool_lock_irq(pool);
+		wq->flush_lock_cycles++;
+		do {
+			wait |= fwq_flush_visit(wq, pwq, flush_color,
+						work_color);
+			pwq = list_next_entry(pwq, pwqs_node);
+		} while (!list_entry_is_head(pwq, &wq->pwqs, pwqs_node) &&
+			 pwq->pool == pool);
+		fwq_pool_unlock_irq(pool);
+	}
+	return wait;
+}
+
+/* flush=active: only the listed pwqs, per node, coalescing pool locks */
+static bool fwq_flush_walk_active(struct fwq_workqueue *wq, int flush_color,
+				  int work_color)
+{
+	struct fwq_pwq *pwq;
+	LIST_HEAD(todo);
+	bool wait = false;
+	int i;
+
+	/* per node: the splice instant linearizes against enqueuers */
+	for (i = 0; i <= nr_node_ids; i++) {
+		struct fwq_flush_pnode *fpn = &wq->fpn[i];
+
+		raw_spin_lock_irq(&fpn->lock);
+		list_splice_tail_init(&fpn->pwqs, &todo);
+		if (work_color >= 0)
+			fpn->work_color = work_color;
+		raw_spin_unlock_irq(&fpn->lock);
+	}
+
+	pwq = list_first_entry_or_null(&todo, struct fwq_pwq, flush_node);
+	while (pwq) {
+		struct fwq_pool *pool = pwq->pool;
+
+		fwq_pool_lock_irq(pool);
+		wq->flush_lock_cycles++;
+		do {
+			/*
+			 * Off the private list; visited pwqs go back to their
+			 * node's list only while something is in flight.
+			 */
+			list_del_init(&pwq->flush_node);
+			wait |= fwq_flush_visit(wq, pwq, flush_color,
+						work_color);
+			if (pwq->total_in_flight) {
+				struct fwq_flush_pnode *fpn = fwq_pwq_fpn(pwq);
+
+				raw_spin_lock(&fpn->lock);
+				list_add_tail(&pwq->flush_node, &fpn->pwqs);
+				raw_spin_unlock(&fpn->lock);
+			} else {
+				fwq_check(pwq->flush_color == -1,
+					  "idle pwq of %s left flushing",
+					  wq->name);
+			}
+			pwq = list_first_entry_or_null(&todo, struct fwq_pwq,
+						       flush_node);
+		} while (pwq && pwq->pool == pool);
+		fwq_pool_unlock_irq(pool);
+	}
+	return wait;
+}
+
+static const struct fwq_flush_ops fwq_flush_each_ops = {
+	.name = "each",
+	.walk = fwq_flush_walk_each,
+};
+
+static const struct fwq_flush_ops fwq_flush_coalesce_ops = {
+	.name = "coalesce",
+	.walk = fwq_flush_walk_coalesce,
+};
+
+static const struct fwq_flush_ops fwq_flush_active_ops = {
+	.name = "active",
+	.walk = fwq_flush_walk_active,
+};
+
+const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR] = {
+	[FWQ_FLUSH_EACH] = &fwq_flush_each_ops,
+	[FWQ_FLUSH_COALESCE] = &fwq_flush_coalesce_ops,
+	[FWQ_FLUSH_ACTIVE] = &fwq_flush_active_ops,
+};
+
+/*
+ * Prepare pwqs for a flush: arm @flush_color and/or advance to @work_color.
+ * Return: true if something must be waited for; if not, and flushing, the
+ * first flusher has been completed already.
+ */
+static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq, int flush_color,
+				int work_color)
+{
+	bool wait;
+
+	lockdep_assert_held(&wq->mutex);
+
+	if (flush_color >= 0) {
+		fwq_check(!atomic_read(&wq->nr_pwqs_to_flush),
+			  "%s: nr_pwqs_to_flush not zero", wq->name);
+		atomic_set(&wq->nr_pwqs_to_flush, 1);	/* bias */
+	}
+
+	wait = wq->flush_ops->walk(wq, flush_color, work_color);
+
+	if (flush_color >= 0 && atomic_dec_and_test(&wq->nr_pwqs_to_flush))
+		complete(&wq->first_flusher->done);
+	return wait;
+}
+
+void fwq_flush_workqueue(struct fwq_workqueue *wq)
+{
+	struct fwq_flusher this_flusher = {
+		.list = LIST_HEAD_INIT(this_flusher.list),
+		.flush_color = -1,
+	};
+	int next_color;
+
+	might_sleep();
+	init_completion(&this_flusher.done);
+
+	mutex_lock(&wq->mutex);
+	wq->nr_flushes++;
+
+	next_color = fwq_work_next_color(wq->work_color);
+	if (next_color != wq->flush_color) {
+		/* a color is free: take the current one and advance */
+		fwq_check(list_empty(&wq->flusher_overflow),
+			  "%s: overflow with a free color", wq->name);
+		this_flusher.flush_color = wq->work_color;
+		wq->work_color = next_color;
+
+		if (!wq->first_flusher) {
+			fwq_check(wq->flush_color == this_flusher.flush_color,
+				  "%s: first flusher color", wq->name);
+			wq->first_flusher = &this_flusher;
+			if (!fwq_flush_prep_pwqs(wq, wq->flush_color,
+						 wq->work_color)) {
+				/* nothing in flight */
+				wq->flush_color = next_color;
+				wq->first_flusher = NULL;
+				goto out_unlock;
+			}
+		} else {
+			fwq_check(wq->flush_color != this_flusher.flush_color,
+				  "%s: queued flusher color", wq->name);
+			list_add_tail(&this_flusher.list, &wq->flusher_queue);
+			fwq_flush_prep_pwqs(wq, -1, wq->work_color);
+		}
+	} else {
+		/* all colors in use: wait on the overflow list */
+		list_add_tail(&this_flusher.list, &wq->flusher_overflow);
+	}
+	mutex_unlock(&wq->mutex);
+
+	wait_for_completion(&this_flusher.done);
+
+	/* only the first flusher cascades; the others are done */
+	if (READ_ONCE(wq->first_flusher) != &this_flusher)
+		return;
+
+	mutex_lock(&wq->mutex);
+	if (wq->first_flusher != &this_flusher)
+		goto out_unlock;
+	WRITE_ONCE(wq->first_flusher, NULL);
+
+	fwq_check(list_empty(&this_flusher.list) &&
+		  wq->flush_color == this_flusher.flush_color,
+		  "%s: cascade start", wq->name);
+
+	while (true) {
+		struct fwq_flusher *next, *tmp;
+
+		/* complete every flusher of the flushed color */
+		list_for_each_entry_safe(next, tmp, &wq->flusher_queue, list) {
+			if (next->flush_color != wq->flush_color)
+				break;
+			list_del_init(&next->list);
+			complete(&next->done);
+		}
+		fwq_check(list_empty(&wq->flusher_overflow) ||
+			  wq->flush_color == fwq_work_next_color(wq->work_color),
+			  "%s: overflow without full colors", wq->name);
+
+		wq->flush_color = fwq_work_next_color(wq->flush_color);
+
+		if (!list_empty(&wq->flusher_overflow)) {
+			/* a color freed up: give it to the overflowed ones */
+			list_for_each_entry(tmp, &wq->flusher_overflow, list)
+				tmp->flush_color = wq->work_color;
+			wq->work_color = fwq_work_next_color(wq->work_color);
+			list_splice_tail_init(&wq->flusher_overflow,
+					      &wq->flusher_queue);
+			fwq_flush_prep_pwqs(wq, -1, wq->work_color);
+		}
+
+		if (list_empty(&wq->flusher_queue)) {
+			fwq_check(wq->flush_color == wq->work_color,
+				  "%s: colors after cascade", wq->name);
+			break;
+		}
+
+		/* the next color: make its first flusher the first flusher */
+		fwq_check(wq->flush_color != wq->work_color, "%s: cascade color",
+			  wq->name);
+		next = list_first_entry(&wq->flusher_queue, struct fwq_flusher,
+					list);
+		fwq_check(wq->flush_color == next->flush_color,
+			  "%s: next flusher color", wq->name);
+		list_del_init(&next->list);
+		wq->first_flusher = next;
+		if (fwq_flush_prep_pwqs(wq, wq->flush_color, -1))
+			break;
+		/* that color is done already (and @next completed): repeat */
+		wq->first_flusher = NULL;
+	}
+out_unlock:
+	mutex_unlock(&wq->mutex);
+}
+EXPORT_SYMBOL_GPL(fwq_flush_workqueue);
+
+void fwq_drain_workqueue(struct fwq_workqueue *wq)
+{
+	unsigned int flush_cnt = 0;
+	struct fwq_pwq *pwq;
+
+	might_sleep();
+	mutex_lock(&wq->mutex);
+	if (!wq->nr_drainers++)
+		WRITE_ONCE(wq->flags, wq->flags | __FWQ_DRAINING);
+	mutex_unlock(&wq->mutex);
+reflush:
+	fwq_flush_workqueue(wq);
+
+	mutex_lock(&wq->mutex);
+	wq->nr_drain_passes++;
+	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+		bool drained;
+
+		fwq_pool_lock_irq(pwq->pool);
+		drained = !pwq->nr_active && list_empty(&pwq->inactive_works);
+		fwq_pool_unlock_irq(pwq->pool);
+		if (drained)
+			continue;
+		if (++flush_cnt == 10 ||
+		    (flush_cnt % 100 == 0 && flush_cnt <= 1000))
+			pr_warn("%s isn't draining after %u tries\n", wq->name,
+				flush_cnt);
+		mutex_unlock(&wq->mutex);
+		goto reflush;
+	}
+	if (!--wq->nr_drainers)
+		WRITE_ONCE(wq->flags, wq->flags & ~__FWQ_DRAINING);
+	mutex_unlock(&wq->mutex);
+}
+EXPORT_SYMBOL_GPL(fwq_drain_workqueue);
+
+/* flush_work barrier */
+struct fwq_barrier {
+	struct fwq_work work;
+	struct completion done;
+	struct task_struct *task;
+};
+
+static void fwq_barrier_func(struct fwq_work *work)
+{
+	struct fwq_barrier *barr = container_of(work, struct fwq_barrier, work);
+
+	complete(&barr->done);
+}
+
+/*
+ * Queue @barr right after @target: at the head of @worker's scheduled list
+ * when @target is running there, else linked behind @target on its list.
+ */
+static void fwq_insert_wq_barrier(struct fwq_pwq *pwq,
+				  struct fwq_barrier *barr,
+				  struct fwq_work *target,
+				  struct fwq_worker *worker)
+{
+	unsigned long work_flags = FWQ_WORK_STRUCT_INACTIVE;
+	struct list_head *head;
+	int color;
+
+	FWQ_INIT_WORK(&barr->work, fwq_barrier_func);
+	atomic_long_or(FWQ_WORK_STRUCT_PENDING, &barr->work.data);
+	init_completion(&barr->done);
+	barr->task = current;
+
+	if (worker) {
+		head = worker->scheduled.next;
+		color = worker->current_color;
+	} else {
+		unsigned long *bits = (unsigned long *)&target->data;
+
+		head = target->entry.next;
+		color = fwq_work_color(fwq_work_data(target));
+		work_flags |= fwq_work_data(target) & FWQ_WORK_STRUCT_LINKED;
+		set_bit(FWQ_WORK_STRUCT_LINKED_BIT, bits);
+	}
+
+	if (pwq->wq->flush_ops == fwq_flush_strategies[FWQ_FLUSH_ACTIVE])
+		fwq_check(!list_empty(&pwq->flush_node),
+			  "barrier on an unlisted pwq of %s", pwq->wq->name);
+
+	pwq->nr_in_flight[color]++;
+	pwq->total_in_flight++;
+	work_flags |= (unsigned long)color << FWQ_WORK_STRUCT_COLOR_SHIFT;
+	fwq_insert_work(pwq, &barr->work, head, work_flags);
+}
+
+static bool fwq_start_flush_work(struct fwq_work *work,
+				 struct fwq_barrier *barr, bool from_cancel)
+{
+	struct fwq_worker *worker = NULL;
+	struct fwq_pool *pool;
+	struct fwq_pwq *pwq;
+
+	rcu_read_lock();
+	pool = fwq_get_work_pool(work);
+	if (!pool) {
+		rcu_read_unlock();
+		return false;
+	}
+
+	fwq_pool_lock_irq(pool);
+	pwq = fwq_work_pwq(work);
+	if (pwq) {
+		if (unlikely(pwq->pool != pool))
+			goto already_gone;
+	} else {
+		worker = fwq_find_worker_executing_work(pool, work);
+		if (!worker)
+			goto already_gone;
+		pwq = worker->current_pwq;
+	}
+
+	if (worker && worker->task == current) {
+		/* flushing oneself would deadlock */
+		atomic64_inc(&fwq_misuse_count);
+		pr_err_ratelimited("%ps flushes itself\n", work->func);
+		goto already_gone;
+	}
+
+	fwq_insert_wq_barrier(pwq, barr, work, worker);
+	fwq_pool_unlock_irq(pool);
+	rcu_read_unlock();
+	return true;
+already_gone:
+	fwq_pool_unlock_irq(pool);
+	rcu_read_unlock();
+	return false;
+}
+
+bool __fwq_flush_work(struct fwq_work *work, bool from_cancel)
+{
+	struct fwq_barrier barr;
+
+	might_sleep();
+	if (fwq_start_flush_work(work, &barr, from_cancel)) {
+		wait_for_completion(&barr.done);
+		return true;
+	}
+	return false;
+}
+
+bool fwq_flush_work(struct fwq_work *work)
+{
+	return __fwq_flush_work(work, false);
+}
+EXPORT_SYMBOL_GPL(fwq_flush_work);

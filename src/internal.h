@@ -1,0 +1,677 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fwq internal structures.
+ *
+ * Lock annotation legend (as in kernel/workqueue.c):
+ *
+ * I:  set at init or destroy time, read-only otherwise.
+ * L:  pool->lock.
+ * LN: written with pool->lock and nna->lock held; either one to read.
+ * K:  written only by the worker itself, holding pool->lock; the worker may
+ *     read it bare, others read it under pool->lock.
+ * S:  written only by the worker itself (or its preempt notifier).
+ * A:  fwq_pool_attach_mutex.
+ * PL: fwq_pool_mutex.
+ * PR: written under fwq_pool_mutex, read under RCU.
+ * WQ: wq->mutex.
+ * WR: written under wq->mutex, read under RCU.
+ * WO: written under wq->mutex with WRITE_ONCE(), read with READ_ONCE().
+ * MD: fwq_mayday_lock.
+ * FN: pwq->flush_node membership changes under the fpn->lock of the pwq's
+ *     node (added only with the pool->lock held, removed under pool->lock
+ *     during a flush visit or from the release path under wq->mutex).
+ * AT: atomic.
+ *
+ * Lock nesting order, outer to inner (the one place it is written down):
+ *
+ *   1. CPU hotplug lock (cpus_read_lock() or a cpuhp callback)
+ *   2. fwq_pool_mutex
+ *   3. wq->mutex
+ *   4. fwq_pool_attach_mutex
+ *   5. pool->lock (raw, IRQs off). Two pool locks never nest blindly: the
+ *      activation of a pending pwq of another pool uses trylock and drops
+ *      the caller's pool->lock when that fails.
+ *   6. innermost, under pool->lock: fwq_mayday_lock, nna->lock, fpn->lock,
+ *      scheduler locks (only for the "locked" wake variant and the non-hot
+ *      kick sites that still wake under the lock), timer bases, the
+ *      pwq-release kthread_worker lock.
+ *   A flusher takes fpn->lock without a pool->lock for its splice, and never
+ *   takes a pool->lock while holding an fpn->lock.
+ */
+#ifndef _FWQ_INTERNAL_H
+#define _FWQ_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/hashtable.h>
+#include <linux/idr.h>
+#include <linux/irq_work.h>
+#include <linux/jump_label.h>
+#include <linux/kthread.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <fwq/fwq.h>
+
+#include "topology.h"
+
+struct seq_file;
+struct dentry;
+struct fwq_pool;
+struct fwq_pwq;
+struct fwq_worker;
+
+/* Internal workqueue flags, beyond the public FWQ_* ones. */
+enum {
+	__FWQ_DESTROYING	= 1 << 15,
+	__FWQ_DRAINING		= 1 << 16,
+	/* __FWQ_ORDERED	= 1 << 17 (public) */
+	FWQ_ALLOC_FLAGS		= FWQ_UNBOUND | FWQ_MEM_RECLAIM | FWQ_HIGHPRI |
+				  FWQ_CPU_INTENSIVE | FWQ_PERCPU | __FWQ_ORDERED,
+};
+
+enum {
+	FWQ_WORK_STRUCT_FLAG_MASK = (1UL << FWQ_WORK_STRUCT_COLOR_SHIFT) - 1,
+	FWQ_WORK_STRUCT_COLOR_MASK = ((1UL << FWQ_WORK_STRUCT_COLOR_BITS) - 1)
+				     << FWQ_WORK_STRUCT_COLOR_SHIFT,
+	FWQ_WORK_OFFQ_DISABLE_MAX = (1UL << FWQ_WORK_OFFQ_DISABLE_BITS) - 1,
+};
+
+#define FWQ_WORK_STRUCT_WQ_DATA_MASK	(~((1UL << FWQ_WORK_STRUCT_PWQ_SHIFT) - 1))
+
+/* pool->flags [L] */
+enum {
+	POOL_MANAGER_ACTIVE	= 1 << 0,	/* being managed */
+	POOL_DISASSOCIATED	= 1 << 2,	/* CPU unavailable: acts unbound */
+	POOL_DYING		= 1 << 3,	/* being destroyed */
+	POOL_DBG_CULL_ALL	= 1 << 4,	/* dbg_force_cull: next cull reaps all */
+};
+
+/* worker->flags [L] */
+enum {
+	WORKER_DIE		= 1 << 1,
+	WORKER_IDLE		= 1 << 2,
+	WORKER_PREP		= 1 << 3,
+	WORKER_CPU_INTENSIVE	= 1 << 6,
+	WORKER_UNBOUND		= 1 << 7,
+	WORKER_REBOUND		= 1 << 8,
+
+	WORKER_NOT_RUNNING	= WORKER_PREP | WORKER_CPU_INTENSIVE |
+				  WORKER_UNBOUND | WORKER_REBOUND,
+};
+
+enum {
+	FWQ_NR_STD_POOLS	= 2,		/* normal and highpri */
+	FWQ_NR_POOL_VARIANTS	= FWQ_WAKE_NR * FWQ_KICKED_NR,
+	BUSY_WORKER_HASH_ORDER	= 6,
+	FWQ_MAX_IDLE_RATIO	= 4,
+	FWQ_MIN_ACTIVE		= 8,
+	FWQ_RESCUER_BATCH	= 16,
+	FWQ_HIGHPRI_NICE	= -20,
+	FWQ_WAKE_BATCH		= 8,
+};
+
+/**
+ * struct fwq_pool_attrs - identity of a worker pool
+ * @nice: nice level of the workers
+ * @affn_strict: workers confined to @pod_cpumask
+ * @wake: wake variant (part of the pool identity)
+ * @kicked: kicked_list variant (part of the pool identity)
+ * @cpumask: allowed CPUs (reset to possible for strict pools)
+ * @pod_cpumask: the pod slice the pool serves
+ */
+struct fwq_pool_attrs {
+	int nice;
+	bool affn_strict;
+	enum fwq_wake wake;
+	enum fwq_kicked kicked;
+	cpumask_var_t cpumask;
+	cpumask_var_t pod_cpumask;
+};
+
+/**
+ * struct fwq_wake_ent - one deferred wakeup
+ * @task: the worker task
+ * @wq: the workqueue the wakeup is counted for, or NULL
+ * @site: enum fwq_wake_site
+ * @ref: a task reference is held and dropped after the wakeup
+ */
+struct fwq_wake_ent {
+	struct task_struct *task;
+	struct fwq_workqueue *wq;
+	u8 site;
+	bool ref;
+};
+
+/**
+ * struct fwq_wake_batch - a private wake queue, filled under pool->lock and
+ *	issued after the unlock (wake_q_add()/wake_up_q() are not exported)
+ * @nr: entries used
+ * @ent: the entries
+ */
+struct fwq_wake_batch {
+	unsigned int nr;
+	struct fwq_wake_ent ent[FWQ_WAKE_BATCH];
+};
+
+#define FWQ_WAKE_BATCH_INIT	{ .nr = 0 }
+
+/**
+ * struct fwq_wake_ops - the wake strategy, chosen per pool by attrs.wake
+ * @name: variant name
+ * @kick: under pool->lock, hand the picked @worker to the wakeup mechanism
+ */
+struct fwq_wake_ops {
+	const char *name;
+	void (*kick)(struct fwq_pool *pool, struct fwq_worker *worker,
+		     struct fwq_wake_batch *wb, struct fwq_workqueue *wq,
+		     enum fwq_wake_site site);
+};
+
+/**
+ * struct fwq_kicked_ops - where a kicked worker is parked, per pool
+ * @name: variant name
+ * @park: under pool->lock, park the picked @worker
+ */
+struct fwq_kicked_ops {
+	const char *name;
+	void (*park)(struct fwq_pool *pool, struct fwq_worker *worker);
+};
+
+/**
+ * struct fwq_pool - a worker pool
+ */
+struct fwq_pool {
+	raw_spinlock_t		lock;		/* the pool lock */
+	int			cpu;		/* I: CPU, -1 for unbound */
+	int			node;		/* I: NUMA node or NUMA_NO_NODE */
+	int			id;		/* I: pool id (idr) */
+	bool			highpri;	/* I: per-CPU highpri pool */
+	unsigned int		flags;		/* L: POOL_* */
+
+	unsigned long		last_progress_ts; /* L: watchdog stamp */
+
+	struct list_head	worklist;	/* L: active, runnable items */
+	int			nr_workers;	/* L: total workers */
+	int			nr_idle;	/* L: idle, kicked or claimed */
+
+	struct list_head	idle_list;	/* L: idle workers, LIFO */
+	struct list_head	kicked_list;	/* L: kicked, not yet running */
+	struct timer_list	idle_timer;	/* L: worker idle timeout */
+	struct work_struct	idle_cull_work;	/* L: kernel wq, culls */
+	struct timer_list	mayday_timer;	/* L: SOS timer for workers */
+
+	DECLARE_HASHTABLE(busy_hash, BUSY_WORKER_HASH_ORDER); /* L */
+
+	struct fwq_worker	*manager;	/* L: purely informational */
+	struct list_head	workers;	/* A: attached workers */
+	struct ida		worker_ida;	/* worker ids */
+
+	struct fwq_pool_attrs	attrs;		/* I: identity */
+	const struct fwq_wake_ops *wake_ops;	/* I: from attrs.wake */
+	const struct fwq_kicked_ops *kicked_ops; /* I: from attrs.kicked */
+	struct hlist_node	hash_node;	/* PL: unbound_pool_hash */
+	int			refcnt;		/* PL: unbound pool refs */
+
+	atomic_t		nr_running;	/* AT: CM running workers */
+	struct irq_work		cm_irq_work;	/* CM kick from sched_out */
+
+	/* L: counters for the pools dump */
+	u64			nr_created;
+	u64			nr_culled;
+	u64			nr_cull_rekick;	/* H1: cull found work pending */
+	u64			nr_kick_coalesced;
+	u64			nr_kicked_reaped; /* H1: culled with a kick pending */
+
+	struct rcu_head		rcu;
+};
+
+/* pwq stats, [L] */
+enum {
+	PWQ_STAT_STARTED,
+	PWQ_STAT_COMPLETED,
+	PWQ_STAT_CM_WAKEUP,
+	PWQ_STAT_REPATRIATED,
+	PWQ_STAT_MAYDAY,
+	PWQ_STAT_RESCUED,
+	PWQ_NR_STATS,
+};
+
+/**
+ * struct fwq_pwq - the link between a workqueue and a pool
+ *
+ * Aligned to 1 << FWQ_WORK_STRUCT_PWQ_SHIFT so that the low bits of a work's
+ * data word are free for flags.
+ */
+struct fwq_pwq {
+	struct fwq_pool		*pool;		/* I */
+	struct fwq_workqueue	*wq;		/* I */
+	int			work_color;	/* L */
+	int			flush_color;	/* L */
+	int			refcnt;		/* L */
+	int			nr_in_flight[FWQ_WORK_NR_COLORS]; /* L */
+	int			total_in_flight; /* L: sum of nr_in_flight */
+	bool			plugged;	/* L */
+	int			nr_active;	/* L */
+	struct list_head	inactive_works;	/* L */
+	struct list_head	pending_node;	/* LN: nna->pending_pwqs */
+	struct list_head	pwqs_node;	/* WR: wq->pwqs */
+	struct list_head	mayday_node;	/* MD: wq->maydays */
+	struct list_head	flush_node;	/* FN: fpn->pwqs (flush=active) */
+	struct fwq_work		mayday_cursor;	/* L: rescuer position */
+
+	u64			stats[PWQ_NR_STATS]; /* L */
+
+	struct kthread_work	release_work;
+	struct rcu_head		rcu;
+} __aligned(1 << FWQ_WORK_STRUCT_PWQ_SHIFT);
+
+/**
+ * struct fwq_nna - per-node nr_active of an unbound workqueue
+ * @max: per-node max_active
+ * @nr: active items in the node
+ * @lock: nests inside pool locks
+ * @pending_pwqs: LN: pwqs waiting for an nr_active slot
+ */
+struct fwq_nna {
+	int			max;
+	atomic_t		nr;
+	raw_spinlock_t		lock;
+	struct list_head	pending_pwqs;
+};
+
+/**
+ * struct fwq_flush_pnode - per-node list of pwqs active since the last
+ *	flush (flush=active)
+ * @lock: innermost, below pool->lock
+ * @work_color: per-node mirror of wq->work_color
+ * @pwqs: FN: the listed pwqs
+ */
+struct fwq_flush_pnode {
+	raw_spinlock_t		lock;
+	int			work_color;
+	struct list_head	pwqs;
+};
+
+/* one flush_workqueue() caller */
+struct fwq_flusher {
+	struct list_head	list;		/* WQ: flusher_queue/overflow */
+	int			flush_color;	/* WQ */
+	struct completion	done;
+};
+
+/**
+ * struct fwq_flush_ops - how flush_workqueue walks the pwqs
+ * @name: variant name
+ * @walk: visit pwqs under their pool locks, calling fwq_flush_visit();
+ *	returns true if any pwq must be waited for
+ */
+struct fwq_flush_ops {
+	const char *name;
+	bool (*walk)(struct fwq_workqueue *wq, int flush_color,
+		     int work_color);
+};
+
+/* per-CPU workqueue counters */
+struct fwq_wq_pcpu_stats {
+	u64 queued;
+	u64 started;
+	u64 completed;
+	u64 wakeups[FWQ_SITE_NR][2];
+	u64 rejected;
+};
+
+/**
+ * struct fwq_workqueue - the workqueue
+ */
+struct fwq_workqueue {
+	struct list_head	pwqs;		/* WR: all pwqs, oldest first */
+	struct list_head	list;		/* PR: fwq_workqueues */
+
+	struct mutex		mutex;		/* protects this wq */
+	int			work_color;	/* WQ */
+	int			flush_color;	/* WQ */
+	atomic_t		nr_pwqs_to_flush; /* flush in progress */
+	struct fwq_flusher	*first_flusher;	/* WQ */
+	struct list_head	flusher_queue;	/* WQ */
+	struct list_head	flusher_overflow; /* WQ */
+
+	struct list_head	maydays;	/* MD: pwqs requesting rescue */
+	struct fwq_worker	*rescuer;	/* MD: rescue worker */
+
+	int			nr_drainers;	/* WQ */
+	int			max_active;	/* WO */
+	int			min_active;	/* WO */
+	int			saved_max_active; /* WQ */
+	int			saved_min_active; /* WQ */
+
+	struct fwq_workqueue_attrs *unbound_attrs; /* PW: user attrs */
+	struct fwq_pwq __rcu	*dfl_pwq;	/* PW */
+
+	struct fwq_variant	variant;	/* WQ: wake/kicked may change */
+	const struct fwq_flush_ops *flush_ops;	/* I */
+
+	char			name[FWQ_NAME_LEN]; /* I */
+
+	/* flush counters, WQ */
+	u64			nr_flushes;
+	u64			flush_pwqs_visited;
+	u64			flush_lock_cycles;
+	u64			nr_drain_passes;
+
+	bool			dying_reported;	/* a dying-queue pr_err printed */
+	refcount_t		ref;		/* pwqs alive + armed timers */
+
+	struct rcu_head		rcu;
+
+	unsigned int		flags ____cacheline_aligned; /* WQ: FWQ_* */
+	struct fwq_pwq __rcu * __percpu *cpu_pwq;	/* I: per-CPU pwqs */
+	struct fwq_wq_pcpu_stats __percpu *pcpu_stats;	/* I */
+	struct fwq_flush_pnode	*fpn;		/* I: [nr_node_ids + 1] */
+	struct fwq_nna		*nna[];		/* I: [nr_node_ids + 1] */
+};
+
+/**
+ * struct fwq_worker - one worker kthread
+ */
+struct fwq_worker {
+	union {
+		struct list_head	entry;	/* L: idle or kicked list */
+		struct hlist_node	hentry;	/* L: busy_hash */
+	};
+	struct fwq_work		*current_work;	/* K */
+	fwq_work_func_t		current_func;	/* K */
+	struct fwq_pwq		*current_pwq;	/* K */
+	unsigned int		current_color;	/* K */
+	unsigned long		current_start;	/* K: jiffies */
+
+	int			sleeping;	/* S: CM sleep seen */
+	fwq_work_func_t		last_func;	/* K */
+
+	struct list_head	scheduled;	/* L: scheduled works */
+	struct task_struct	*task;		/* I: with a reference */
+	struct fwq_pool		*pool;		/* A */
+	struct list_head	node;		/* A: pool->workers */
+	struct list_head	dying_node;	/* A+L: cull list */
+
+	unsigned long		last_active;	/* L */
+	unsigned int		flags;		/* L */
+	int			id;		/* I */
+	bool			notifier_on;	/* S */
+	bool			kicked;		/* L: picked, not yet running */
+
+	struct fwq_workqueue	*rescue_wq;	/* I: rescuer only */
+	struct preempt_notifier	pn;		/* S: CM hooks */
+	struct fwq_wake_batch	wb;		/* K: deferred wakeups */
+};
+
+/* global state (main.c) */
+extern struct mutex fwq_pool_mutex;
+extern struct mutex fwq_pool_attach_mutex;
+extern raw_spinlock_t fwq_mayday_lock;
+extern struct list_head fwq_workqueues;		/* PR */
+extern struct idr fwq_pool_idr;			/* PR */
+extern struct kthread_worker *fwq_release_worker;
+extern struct kmem_cache *fwq_pwq_cache;
+extern struct dentry *fwq_debugfs_root;
+extern cpumask_var_t fwq_online_cpumask;	/* PL */
+extern wait_queue_head_t fwq_manager_wait;
+
+extern unsigned int fwq_idle_timeout_ms;
+extern unsigned int fwq_fail_create_worker;
+extern bool fwq_cm_enabled;
+extern atomic64_t fwq_misuse_count;
+extern atomic64_t fwq_consistency_errors;
+extern atomic64_t fwq_create_worker_injected;
+extern atomic64_t fwq_kicked_reaped;
+extern atomic64_t fwq_cull_rekicks;
+
+/* debug knobs for the race reproducers (main.c), all 0 by default */
+extern unsigned int fwq_dbg_kick_delay_us;
+extern bool fwq_dbg_force_cull;
+extern bool fwq_dbg_flush_skip_idle;
+extern bool fwq_cull_rekick;
+u64 fwq_debug_counter(const char *name);
+
+DECLARE_PER_CPU(int, fwq_pool_lock_depth);
+
+extern const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR];
+extern const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR];
+extern const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR];
+
+/* pool lock wrappers: they keep the per-CPU "pool lock held" depth */
+static inline void fwq_pool_lock(struct fwq_pool *pool)
+{
+	raw_spin_lock(&pool->lock);
+	__this_cpu_inc(fwq_pool_lock_depth);
+}
+
+static inline bool fwq_pool_trylock(struct fwq_pool *pool)
+{
+	if (!raw_spin_trylock(&pool->lock))
+		return false;
+	__this_cpu_inc(fwq_pool_lock_depth);
+	return true;
+}
+
+static inline void fwq_pool_unlock(struct fwq_pool *pool)
+{
+	__this_cpu_dec(fwq_pool_lock_depth);
+	raw_spin_unlock(&pool->lock);
+}
+
+static inline void fwq_pool_lock_irq(struct fwq_pool *pool)
+{
+	raw_spin_lock_irq(&pool->lock);
+	__this_cpu_inc(fwq_pool_lock_depth);
+}
+
+static inline void fwq_pool_unlock_irq(struct fwq_pool *pool)
+{
+	__this_cpu_dec(fwq_pool_lock_depth);
+	raw_spin_unlock_irq(&pool->lock);
+}
+
+/* a consistency check failed: count it, log once, keep going */
+#define fwq_check(cond, fmt, ...)					\
+	({								\
+		bool __c = !!(cond);					\
+		if (unlikely(!__c)) {					\
+			atomic64_inc(&fwq_consistency_errors);		\
+			pr_err_once("fwq: consistency: " fmt "\n", ##__VA_ARGS__); \
+		}							\
+		__c;							\
+	})
+
+/* work data helpers (queue.c) */
+static inline unsigned long fwq_work_data(struct fwq_work *work)
+{
+	return atomic_long_read(&work->data);
+}
+
+static inline int fwq_work_color(unsigned long data)
+{
+	return (data & FWQ_WORK_STRUCT_COLOR_MASK) >>
+		FWQ_WORK_STRUCT_COLOR_SHIFT;
+}
+
+static inline int fwq_work_next_color(int color)
+{
+	return (color + 1) % FWQ_WORK_NR_COLORS;
+}
+
+static inline struct fwq_pwq *fwq_work_pwq(struct fwq_work *work)
+{
+	unsigned long data = fwq_work_data(work);
+
+	if (data & FWQ_WORK_STRUCT_PWQ)
+		return (struct fwq_pwq *)(data & FWQ_WORK_STRUCT_WQ_DATA_MASK);
+	return NULL;
+}
+
+static inline unsigned long fwq_offq_pool_id(unsigned long data)
+{
+	return data >> FWQ_WORK_OFFQ_POOL_SHIFT;
+}
+
+static inline unsigned long fwq_offq_disable(unsigned long data)
+{
+	return (data >> FWQ_WORK_OFFQ_DISABLE_SHIFT) &
+		FWQ_WORK_OFFQ_DISABLE_MAX;
+}
+
+static inline unsigned long fwq_mk_offq(unsigned long pool_id,
+					unsigned long disable)
+{
+	return (pool_id << FWQ_WORK_OFFQ_POOL_SHIFT) |
+		(disable << FWQ_WORK_OFFQ_DISABLE_SHIFT);
+}
+
+void fwq_set_work_pwq(struct fwq_work *work, struct fwq_pwq *pwq,
+		      unsigned long flags);
+void fwq_set_work_pool_and_keep_pending(struct fwq_work *work, int pool_id);
+void fwq_set_work_pool_and_clear_pending(struct fwq_work *work, int pool_id,
+					 unsigned long disable);
+struct fwq_pool *fwq_get_work_pool(struct fwq_work *work);
+
+static inline bool fwq_wq_unbound(struct fwq_workqueue *wq)
+{
+	return wq->flags & FWQ_UNBOUND;
+}
+
+static inline int fwq_node_idx(int node)
+{
+	return node == NUMA_NO_NODE ? nr_node_ids : node;
+}
+
+static inline struct fwq_nna *fwq_wq_nna(struct fwq_workqueue *wq,
+					 struct fwq_pool *pool)
+{
+	if (!fwq_wq_unbound(wq))
+		return NULL;
+	return wq->nna[fwq_node_idx(pool->node)];
+}
+
+static inline struct fwq_wq_pcpu_stats *fwq_wq_stats(struct fwq_workqueue *wq)
+{
+	return this_cpu_ptr(wq->pcpu_stats);
+}
+
+/* wake.c */
+void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
+		   enum fwq_wake_site site);
+void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
+			struct fwq_workqueue *wq, enum fwq_wake_site site,
+			bool ref);
+void fwq_wake_batch_issue(struct fwq_wake_batch *wb);
+struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool);
+bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
+		   struct fwq_workqueue *wq, enum fwq_wake_site site);
+extern atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];
+extern atomic64_t fwq_deferred_under_lock;
+
+/* worker.c */
+bool fwq_need_more_worker(struct fwq_pool *pool);
+bool fwq_may_start_working(struct fwq_pool *pool);
+bool fwq_keep_working(struct fwq_pool *pool);
+bool fwq_need_to_create_worker(struct fwq_pool *pool);
+bool fwq_too_many_workers(struct fwq_pool *pool);
+int fwq_pool_nr_running(struct fwq_pool *pool);
+void fwq_worker_set_flags(struct fwq_worker *worker, unsigned int flags);
+void fwq_worker_clr_flags(struct fwq_worker *worker, unsigned int flags);
+void fwq_worker_enter_idle(struct fwq_worker *worker);
+struct fwq_worker *fwq_find_worker_executing_work(struct fwq_pool *pool,
+						  struct fwq_work *work);
+void fwq_move_linked_works(struct fwq_work *work, struct list_head *head,
+			   struct fwq_work **nextp);
+bool fwq_assign_work(struct fwq_work *work, struct fwq_worker *worker,
+		     struct fwq_work **nextp);
+void fwq_process_scheduled_works(struct fwq_worker *worker);
+int fwq_worker_thread(void *data);
+int fwq_rescuer_thread(void *data);
+struct fwq_worker *fwq_current_worker(void);
+
+/* pool.c */
+int fwq_create_worker(struct fwq_pool *pool);
+void fwq_worker_attach_to_pool(struct fwq_worker *worker,
+			       struct fwq_pool *pool);
+void fwq_worker_detach_from_pool(struct fwq_worker *worker);
+bool fwq_manage_workers(struct fwq_worker *worker);
+struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs);
+void fwq_put_unbound_pool(struct fwq_pool *pool);
+struct fwq_pool *fwq_cpu_pool(int cpu, const struct fwq_variant *v,
+			      bool highpri);
+int fwq_cpu_pools_prepare(const struct fwq_variant *v);
+void fwq_pools_exit(void);
+int fwq_pool_attrs_alloc(struct fwq_pool_attrs *attrs);
+void fwq_pool_attrs_free(struct fwq_pool_attrs *attrs);
+void fwq_pool_allowed_cpus(struct fwq_pool *pool, struct cpumask *mask);
+void fwq_for_each_cpu_pool(int cpu, void (*fn)(struct fwq_pool *pool));
+void fwq_for_each_unbound_pool(void (*fn)(struct fwq_pool *pool));
+void fwq_pools_show(struct seq_file *m);
+void fwq_pool_mayday_timeout(struct timer_list *t);
+void fwq_pool_sanity(struct fwq_pool *pool);
+
+/* queue.c */
+void fwq_insert_work(struct fwq_pwq *pwq, struct fwq_work *work,
+		     struct list_head *head, unsigned long extra_flags);
+bool fwq_pwq_tryinc_nr_active(struct fwq_pwq *pwq, bool fill);
+bool fwq_pwq_activate_first_inactive(struct fwq_pwq *pwq, bool fill);
+void fwq_pwq_dec_nr_in_flight(struct fwq_pwq *pwq, unsigned long work_data,
+			      struct fwq_wake_batch *wb);
+void fwq_get_pwq(struct fwq_pwq *pwq);
+void fwq_put_pwq(struct fwq_pwq *pwq);
+void fwq_put_pwq_unlocked(struct fwq_pwq *pwq);
+bool __fwq_queue_work(int cpu, struct fwq_workqueue *wq,
+		      struct fwq_work *work);
+bool __fwq_queue_delayed_work(int cpu, struct fwq_workqueue *wq,
+			      struct fwq_delayed_work *dwork,
+			      unsigned long delay);
+bool fwq_clear_pending_if_disabled(struct fwq_work *work);
+void fwq_wq_put(struct fwq_workqueue *wq);
+
+/* flush.c */
+bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
+		     int flush_color, int work_color);
+bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
+void fwq_flush_pnode_add(struct fwq_pwq *pwq);
+void fwq_flush_pnode_del(struct fwq_pwq *pwq);
+
+/* wq.c */
+void fwq_pwq_release_workfn(struct kthread_work *work);
+void fwq_wq_update_node_max_active(struct fwq_workqueue *wq, int off_cpu);
+void fwq_unbound_wq_update_pwq(struct fwq_workqueue *wq, int cpu,
+			       int off_cpu);
+void fwq_wqs_show(struct seq_file *m);
+void fwq_nr_active_show(struct seq_file *m);
+void fwq_send_mayday(struct fwq_work *work, struct fwq_wake_batch *wb);
+
+/* cm.c */
+extern struct preempt_ops fwq_cm_preempt_ops;
+void fwq_cm_irq_work_fn(struct irq_work *iw);
+void fwq_cm_worker_start(struct fwq_worker *worker);
+void fwq_cm_worker_stop(struct fwq_worker *worker);
+
+/* hotplug.c */
+int fwq_hotplug_init(void);
+void fwq_hotplug_exit(void);
+
+/* debugfs.c, stats.c */
+void fwq_debugfs_init(void);
+DECLARE_STATIC_KEY_FALSE(fwq_lockstat_key);
+void fwq_lockstat_record(enum fwq_lockstat_path path, u64 wait_ns,
+			 u64 hold_ns);
+void fwq_lockstat_wakeup_locked(enum fwq_lockstat_path path);
+void fwq_stats_show(struct seq_file *m);
+
+#endif /* _FWQ_INTERNAL_H */

@@ -1,0 +1,837 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq: worker pools, worker creation (manager), idle cull, mayday timer.
+ *
+ * Per-CPU pools: FWQ_NR_STD_POOLS (normal, highpri) per possible CPU and per
+ * pool variant (wake x kicked_list), created lazily the first time a per-CPU
+ * workqueue of that variant is allocated. Workers are created only for online
+ * CPUs; the hotplug prepare callback creates them for a CPU coming up.
+ *
+ * Unbound pools: shared through a hash of their identity (nice, strictness,
+ * pod cpumask, cpumask if not strict, wake, kicked), refcounted by pwqs, and
+ * destroyed when the last pwq goes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/jhash.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+#define FWQ_UNBOUND_POOL_HASH_ORDER	6
+static DEFINE_HASHTABLE(fwq_unbound_pool_hash, FWQ_UNBOUND_POOL_HASH_ORDER);
+atomic64_t fwq_create_worker_injected;
+atomic64_t fwq_kicked_reaped;
+atomic64_t fwq_cull_rekicks;
+
+/* PL: [variant][cpu * FWQ_NR_STD_POOLS + highpri], allocated lazily */
+static struct fwq_pool **fwq_cpu_pools[FWQ_NR_POOL_VARIANTS];
+
+#define FWQ_MAYDAY_INITIAL_TIMEOUT	(HZ / 100 >= 2 ? HZ / 100 : 2)
+#define FWQ_MAYDAY_INTERVAL		(HZ / 10)
+#define FWQ_CREATE_COOLDOWN		(HZ / 10)
+
+static int fwq_pool_variant_idx(enum fwq_wake wake, enum fwq_kicked kicked)
+{
+	return wake * FWQ_KICKED_NR + kicked;
+}
+
+int fwq_pool_attrs_alloc(struct fwq_pool_attrs *attrs)
+{
+	memset(attrs, 0, sizeof(*attrs));
+	if (!zalloc_cpumask_var(&attrs->cpumask, GFP_KERNEL))
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&attrs->pod_cpumask, GFP_KERNEL)) {
+		free_cpumask_var(attrs->cpumask);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void fwq_pool_attrs_free(struct fwq_pool_attrs *attrs)
+{
+	free_cpumask_var(attrs->cpumask);
+	free_cpumask_var(attrs->pod_cpumask);
+}
+
+static void fwq_pool_attrs_copy(struct fwq_pool_attrs *to,
+				const struct fwq_pool_attrs *from)
+{
+	to->nice = from->nice;
+	to->affn_strict = from->affn_strict;
+	to->wake = from->wake;
+	to->kicked = from->kicked;
+	cpumask_copy(to->cpumask, from->cpumask);
+	cpumask_copy(to->pod_cpumask, from->pod_cpumask);
+	/* strict pools: the cpumask must not split pools */
+	if (to->affn_strict)
+		cpumask_copy(to->cpumask, cpu_possible_mask);
+}
+
+static u32 fwq_pool_attrs_hash(const struct fwq_pool_attrs *attrs)
+{
+	u32 hash = 0;
+
+	hash = jhash_1word(attrs->nice, hash);
+	hash = jhash_1word(attrs->affn_strict, hash);
+	hash = jhash_1word(attrs->wake, hash);
+	hash = jhash_1word(attrs->kicked, hash);
+	hash = jhash(cpumask_bits(attrs->pod_cpumask),
+		     BITS_TO_LONGS(nr_cpumask_bits) * sizeof(long), hash);
+	if (!attrs->affn_strict)
+		hash = jhash(cpumask_bits(attrs->cpumask),
+			     BITS_TO_LONGS(nr_cpumask_bits) * sizeof(long),
+			     hash);
+	return hash;
+}
+
+static bool fwq_pool_attrs_equal(const struct fwq_pool_attrs *a,
+				 const struct fwq_pool_attrs *b)
+{
+	if (a->nice != b->nice || a->affn_strict != b->affn_strict ||
+	    a->wake != b->wake || a->kicked != b->kicked)
+		return false;
+	if (!cpumask_equal(a->pod_cpumask, b->pod_cpumask))
+		return false;
+	if (!a->affn_strict && !cpumask_equal(a->cpumask, b->cpumask))
+		return false;
+	return true;
+}
+
+/* the CPUs a pool's workers may run on */
+void fwq_pool_allowed_cpus(struct fwq_pool *pool, struct cpumask *mask)
+{
+	if (pool->cpu >= 0) {
+		if (pool->flags & POOL_DISASSOCIATED)
+			cpumask_copy(mask, cpu_possible_mask);
+		else
+			cpumask_copy(mask, cpumask_of(pool->cpu));
+	} else if (pool->attrs.affn_strict) {
+		cpumask_copy(mask, pool->attrs.pod_cpumask);
+	} else {
+		cpumask_copy(mask, pool->attrs.cpumask);
+	}
+}
+
+static void fwq_idle_timer_fn(struct timer_list *t);
+static void fwq_idle_cull_fn(struct work_struct *work);
+
+static struct fwq_pool *fwq_alloc_pool(int node)
+{
+	struct fwq_pool *pool;
+
+	pool = kzalloc_node(sizeof(*pool), GFP_KERNEL,
+			    node == NUMA_NO_NODE ? NUMA_NO_NODE : node);
+	if (!pool)
+		return NULL;
+	if (fwq_pool_attrs_alloc(&pool->attrs)) {
+		kfree(pool);
+		return NULL;
+	}
+	raw_spin_lock_init(&pool->lock);
+	pool->id = -1;
+	pool->cpu = -1;
+	pool->node = node;
+	pool->flags = POOL_DISASSOCIATED;
+	pool->last_progress_ts = jiffies;
+	INIT_LIST_HEAD(&pool->worklist);
+	INIT_LIST_HEAD(&pool->idle_list);
+	INIT_LIST_HEAD(&pool->kicked_list);
+	hash_init(pool->busy_hash);
+	timer_setup(&pool->idle_timer, fwq_idle_timer_fn, TIMER_DEFERRABLE);
+	INIT_WORK(&pool->idle_cull_work, fwq_idle_cull_fn);
+	timer_setup(&pool->mayday_timer, fwq_pool_mayday_timeout, 0);
+	INIT_LIST_HEAD(&pool->workers);
+	ida_init(&pool->worker_ida);
+	INIT_HLIST_NODE(&pool->hash_node);
+	pool->refcnt = 1;
+	atomic_set(&pool->nr_running, 0);
+	init_irq_work(&pool->cm_irq_work, fwq_cm_irq_work_fn);
+	return pool;
+}
+
+static void fwq_free_pool(struct fwq_pool *pool)
+{
+	ida_destroy(&pool->worker_ida);
+	fwq_pool_attrs_free(&pool->attrs);
+	kfree(pool);
+}
+
+static void fwq_rcu_free_pool(struct rcu_head *rcu)
+{
+	fwq_free_pool(container_of(rcu, struct fwq_pool, rcu));
+}
+
+static int fwq_pool_assign_id(struct fwq_pool *pool)
+{
+	int ret;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+	ret = idr_alloc(&fwq_pool_idr, pool, 0, FWQ_WORK_OFFQ_POOL_NONE,
+			GFP_KERNEL);
+	if (ret >= 0) {
+		pool->id = ret;
+		return 0;
+	}
+	return ret;
+}
+
+void fwq_worker_attach_to_pool(struct fwq_worker *worker,
+			       struct fwq_pool *pool)
+{
+	cpumask_var_t mask;
+
+	mutex_lock(&fwq_pool_attach_mutex);
+	if (pool->cpu < 0 || (pool->flags & POOL_DISASSOCIATED) ||
+	    !fwq_cm_enabled)
+		worker->flags |= WORKER_UNBOUND;
+	if (alloc_cpumask_var(&mask, GFP_KERNEL)) {
+		fwq_pool_allowed_cpus(pool, mask);
+		if (cpumask_intersects(mask, cpu_online_mask))
+			set_cpus_allowed_ptr(worker->task, mask);
+		free_cpumask_var(mask);
+	}
+	list_add_tail(&worker->node, &pool->workers);
+	worker->pool = pool;
+	mutex_unlock(&fwq_pool_attach_mutex);
+}
+
+void fwq_worker_detach_from_pool(struct fwq_worker *worker)
+{
+	mutex_lock(&fwq_pool_attach_mutex);
+	list_del_init(&worker->node);
+	if (worker->rescue_wq)
+		worker->pool = NULL;
+	mutex_unlock(&fwq_pool_attach_mutex);
+}
+
+static struct fwq_worker *fwq_alloc_worker(int node)
+{
+	struct fwq_worker *worker;
+
+	worker = kzalloc_node(sizeof(*worker), GFP_KERNEL,
+			      node == NUMA_NO_NODE ? NUMA_NO_NODE : node);
+	if (!worker)
+		return NULL;
+	INIT_LIST_HEAD(&worker->entry);
+	INIT_LIST_HEAD(&worker->scheduled);
+	INIT_LIST_HEAD(&worker->node);
+	INIT_LIST_HEAD(&worker->dying_node);
+	worker->flags = WORKER_PREP;
+	worker->current_color = INT_MAX;
+	return worker;
+}
+
+/**
+ * __fwq_create_worker - create, attach and start a worker
+ * @pool: the pool
+ * @inject: honour the fail_create_worker fault injection (the manager
+ *	does; the first worker of a pool and hotplug prepare do not, so a
+ *	pool always has a worker that can become the manager)
+ *
+ * Context: may sleep; no pool lock held.
+ * Return: 0 or a negative errno.
+ */
+static int __fwq_create_worker(struct fwq_pool *pool, bool inject)
+{
+	struct fwq_worker *worker;
+	struct task_struct *task;
+	int id, ret;
+
+	if (inject && READ_ONCE(fwq_fail_create_worker)) {
+		atomic64_inc(&fwq_create_worker_injected);
+		return -EAGAIN;
+	}
+
+	id = ida_alloc(&pool->worker_ida, GFP_KERNEL);
+	if (id < 0)
+		return id;
+
+	worker = fwq_alloc_worker(pool->node);
+	if (!worker) {
+		ret = -ENOMEM;
+		goto fail_id;
+	}
+	worker->id = id;
+	worker->pool = pool;
+
+	if (pool->cpu >= 0)
+		task = kthread_create_on_node(fwq_worker_thread, worker,
+					      pool->node, "fwq/%d:%d%s",
+					      pool->cpu, id,
+					      pool->highpri ? "H" : "");
+	else
+		task = kthread_create_on_node(fwq_worker_thread, worker,
+					      pool->node, "fwq/u%d:%d",
+					      pool->id, id);
+	if (IS_ERR(task)) {
+		ret = PTR_ERR(task);
+		goto fail_worker;
+	}
+	get_task_struct(task);
+	worker->task = task;
+	set_user_nice(task, pool->attrs.nice);
+
+	fwq_worker_attach_to_pool(worker, pool);
+
+	fwq_pool_lock_irq(pool);
+	pool->nr_workers++;
+	pool->nr_created++;
+	fwq_worker_enter_idle(worker);
+	fwq_pool_unlock_irq(pool);
+	/* the new kthread waits in kthread(): always start it */
+	fwq_wake_task(task, NULL, FWQ_SITE_OTHER);
+	return 0;
+
+fail_worker:
+	kfree(worker);
+fail_id:
+	ida_free(&pool->worker_ida, id);
+	return ret;
+}
+
+int fwq_create_worker(struct fwq_pool *pool)
+{
+	return __fwq_create_worker(pool, false);
+}
+
+/* under pool->lock: take an idle worker out of service */
+static void fwq_set_worker_dying(struct fwq_worker *worker,
+				 struct list_head *list)
+{
+	struct fwq_pool *pool = worker->pool;
+
+	lockdep_assert_held(&pool->lock);
+	fwq_check(!worker->current_work && list_empty(&worker->scheduled) &&
+		  (worker->flags & WORKER_IDLE),
+		  "dying worker %d busy", worker->id);
+	pool->nr_workers--;
+	if (worker->flags & WORKER_IDLE) {
+		pool->nr_idle--;
+		/* only an idle worker's entry is a list_head (union) */
+		list_del_init(&worker->entry);
+	}
+	if (worker->kicked) {
+		/* H1: a kick is outstanding on this worker */
+		pool->nr_kicked_reaped++;
+		atomic64_inc(&fwq_kicked_reaped);
+	}
+	worker->flags |= WORKER_DIE;
+	list_add_tail(&worker->dying_node, list);
+}
+
+/* after fwq_set_worker_dying(), without pool->lock, under the attach mutex */
+static void fwq_detach_dying_workers(struct list_head *cull_list)
+{
+	struct fwq_worker *worker;
+
+	lockdep_assert_held(&fwq_pool_attach_mutex);
+	list_for_each_entry(worker, cull_list, dying_node)
+		list_del_init(&worker->node);
+}
+
+static void fwq_reap_dying_workers(struct list_head *cull_list)
+{
+	struct fwq_worker *worker, *tmp;
+
+	list_for_each_entry_safe(worker, tmp, cull_list, dying_node) {
+		struct fwq_pool *pool = worker->pool;
+
+		list_del_init(&worker->dying_node);
+		kthread_stop(worker->task);
+		put_task_struct(worker->task);
+		ida_free(&pool->worker_ida, worker->id);
+		kfree(worker);
+	}
+}
+
+static void fwq_idle_timer_fn(struct timer_list *t)
+{
+	struct fwq_pool *pool = from_timer(pool, t, idle_timer);
+	bool do_cull = false;
+	unsigned long flags;
+
+	if (work_pending(&pool->idle_cull_work))
+		return;
+
+	raw_spin_lock_irqsave(&pool->lock, flags);
+	__this_cpu_inc(fwq_pool_lock_depth);
+	if (fwq_too_many_workers(pool) && !(pool->flags & POOL_DYING) &&
+	    !list_empty(&pool->idle_list)) {
+		struct fwq_worker *worker;
+		unsigned long expires;
+
+		worker = list_last_entry(&pool->idle_list, struct fwq_worker,
+					 entry);
+		expires = worker->last_active +
+			  msecs_to_jiffies(READ_ONCE(fwq_idle_timeout_ms));
+		do_cull = !time_before(jiffies, expires);
+		if (!do_cull)
+			mod_timer(&pool->idle_timer, expires);
+	}
+	__this_cpu_dec(fwq_pool_lock_depth);
+	raw_spin_unlock_irqrestore(&pool->lock, flags);
+
+	if (do_cull)
+		queue_work(system_unbound_wq, &pool->idle_cull_work);
+}
+
+static void fwq_idle_cull_fn(struct work_struct *work)
+{
+	struct fwq_pool *pool = container_of(work, struct fwq_pool,
+					     idle_cull_work);
+	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+	LIST_HEAD(cull_list);
+	bool need_worker;
+
+	mutex_lock(&fwq_pool_attach_mutex);
+	fwq_pool_lock_irq(pool);
+
+	if (pool->flags & POOL_DBG_CULL_ALL) {
+		/* dbg_force_cull: reap every worker on idle_list, no floor */
+		while (!list_empty(&pool->idle_list) &&
+		       !(pool->flags & POOL_DYING)) {
+			fwq_set_worker_dying(list_last_entry(&pool->idle_list,
+							     struct fwq_worker,
+							     entry),
+					     &cull_list);
+			pool->nr_culled++;
+		}
+		pool->flags &= ~POOL_DBG_CULL_ALL;
+	}
+
+	while (fwq_too_many_workers(pool) && !(pool->flags & POOL_DYING)) {
+		struct fwq_worker *worker;
+		unsigned long expires;
+
+		/*
+		 * A kicked worker still counts in nr_idle but is never on
+		 * idle_list; with |kicked_list| <= 1 and nr_idle > 2 the idle
+		 * list is not empty, but claimed workers (wake=claim,
+		 * kicked_list=off) are on no list at all.
+		 */
+		if (list_empty(&pool->idle_list))
+			break;
+		worker = list_last_entry(&pool->idle_list, struct fwq_worker,
+					 entry);
+		expires = worker->last_active +
+			  msecs_to_jiffies(READ_ONCE(fwq_idle_timeout_ms));
+		if (time_before(jiffies, expires)) {
+			mod_timer(&pool->idle_timer, expires);
+			break;
+		}
+		fwq_set_worker_dying(worker, &cull_list);
+		pool->nr_culled++;
+	}
+
+	/*
+	 * H1: with kicked_list=off a kicked worker that had not run yet may
+	 * just have been culled, stranding the item it was kicked for. fwq
+	 * re-kicks here (counted) so no item is lost.
+	 */
+	if (!list_empty(&cull_list) && fwq_need_more_worker(pool) &&
+	    READ_ONCE(fwq_cull_rekick)) {
+		pool->nr_cull_rekick++;
+		atomic64_inc(&fwq_cull_rekicks);
+		fwq_kick_pool(pool, &wb, NULL, FWQ_SITE_OTHER);
+	}
+	need_worker = !pool->nr_workers && !(pool->flags & POOL_DYING);
+
+	fwq_pool_unlock_irq(pool);
+	fwq_wake_batch_issue(&wb);
+	fwq_detach_dying_workers(&cull_list);
+	mutex_unlock(&fwq_pool_attach_mutex);
+
+	fwq_reap_dying_workers(&cull_list);
+
+	/* only a forced cull can empty a pool: keep one worker around */
+	if (need_worker && fwq_create_worker(pool))
+		pr_err("pool %d: no worker after a forced cull\n", pool->id);
+}
+
+void fwq_pool_mayday_timeout(struct timer_list *t)
+{
+	struct fwq_pool *pool = from_timer(pool, t, mayday_timer);
+	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+	struct fwq_work *work;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool->lock, flags);
+	__this_cpu_inc(fwq_pool_lock_depth);
+	raw_spin_lock(&fwq_mayday_lock);
+	if (fwq_need_to_create_worker(pool)) {
+		list_for_each_entry(work, &pool->worklist, entry)
+			fwq_send_mayday(work, &wb);
+	}
+	raw_spin_unlock(&fwq_mayday_lock);
+	__this_cpu_dec(fwq_pool_lock_depth);
+	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	fwq_wake_batch_issue(&wb);
+
+	mod_timer(&pool->mayday_timer, jiffies + FWQ_MAYDAY_INTERVAL);
+}
+
+/* called with pool->lock held; may drop it. Returns with it held. */
+static void fwq_maybe_create_worker(struct fwq_pool *pool)
+	__releases(&pool->lock) __acquires(&pool->lock)
+{
+restart:
+	fwq_pool_unlock_irq(pool);
+
+	mod_timer(&pool->mayday_timer, jiffies + FWQ_MAYDAY_INITIAL_TIMEOUT);
+
+	while (true) {
+		bool need;
+
+		if (!__fwq_create_worker(pool, true))
+			break;
+		schedule_timeout_interruptible(FWQ_CREATE_COOLDOWN);
+		fwq_pool_lock_irq(pool);
+		need = fwq_need_to_create_worker(pool);
+		fwq_pool_unlock_irq(pool);
+		if (!need)
+			break;
+	}
+
+	del_timer_sync(&pool->mayday_timer);
+	fwq_pool_lock_irq(pool);
+	if (fwq_need_to_create_worker(pool))
+		goto restart;
+}
+
+/**
+ * fwq_manage_workers - create workers if the pool needs them
+ * @worker: the calling worker
+ *
+ * Called with pool->lock held. Return: true if the lock was dropped and
+ * reacquired (the caller must recheck), false if another worker manages.
+ */
+bool fwq_manage_workers(struct fwq_worker *worker)
+{
+	struct fwq_pool *pool = worker->pool;
+
+	if (pool->flags & POOL_MANAGER_ACTIVE)
+		return false;
+	pool->flags |= POOL_MANAGER_ACTIVE;
+	pool->manager = worker;
+
+	fwq_maybe_create_worker(pool);
+
+	pool->manager = NULL;
+	pool->flags &= ~POOL_MANAGER_ACTIVE;
+	wake_up_all(&fwq_manager_wait);
+	return true;
+}
+
+static bool fwq_pool_claim_manager(struct fwq_pool *pool)
+{
+	bool ok;
+
+	fwq_pool_lock_irq(pool);
+	ok = !(pool->flags & POOL_MANAGER_ACTIVE);
+	if (ok)
+		pool->flags |= POOL_MANAGER_ACTIVE | POOL_DYING;
+	fwq_pool_unlock_irq(pool);
+	return ok;
+}
+
+/* kill every worker of an idle pool and stop its timers */
+static void fwq_pool_destroy_workers(struct fwq_pool *pool)
+{
+	struct fwq_worker *worker, *tmp;
+	LIST_HEAD(cull_list);
+
+	/* become the manager: no worker is created from here on */
+	wait_event(fwq_manager_wait, fwq_pool_claim_manager(pool));
+
+	mutex_lock(&fwq_pool_attach_mutex);
+	fwq_pool_lock_irq(pool);
+	list_for_each_entry_safe(worker, tmp, &pool->workers, node) {
+		if (worker->rescue_wq)
+			continue;
+		fwq_set_worker_dying(worker, &cull_list);
+	}
+	fwq_check(!pool->nr_workers && !pool->nr_idle,
+		  "pool %d: %d workers %d idle left", pool->id,
+		  pool->nr_workers, pool->nr_idle);
+	fwq_pool_unlock_irq(pool);
+	fwq_detach_dying_workers(&cull_list);
+	mutex_unlock(&fwq_pool_attach_mutex);
+	fwq_reap_dying_workers(&cull_list);
+
+	del_timer_sync(&pool->idle_timer);
+	cancel_work_sync(&pool->idle_cull_work);
+	del_timer_sync(&pool->idle_timer);
+	del_timer_sync(&pool->mayday_timer);
+	irq_work_sync(&pool->cm_irq_work);
+}
+
+/**
+ * fwq_get_unbound_pool - find or create the unbound pool for @attrs
+ * @attrs: identity
+ *
+ * Context: fwq_pool_mutex held.
+ */
+struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
+{
+	u32 hash = fwq_pool_attrs_hash(attrs);
+	struct fwq_pool *pool;
+	int node = NUMA_NO_NODE, cpu, n;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+
+	hash_for_each_possible(fwq_unbound_pool_hash, pool, hash_node, hash) {
+		if (fwq_pool_attrs_equal(&pool->attrs, attrs)) {
+			pool->refcnt++;
+			return pool;
+		}
+	}
+
+	/* the node whose CPUs hold the whole pod, else NUMA_NO_NODE */
+	cpu = cpumask_first(attrs->pod_cpumask);
+	if (cpu < nr_cpu_ids) {
+		n = cpu_to_node(cpu);
+		if (cpumask_subset(attrs->pod_cpumask, cpumask_of_node(n)))
+			node = n;
+	}
+
+	pool = fwq_alloc_pool(node);
+	if (!pool)
+		return NULL;
+	fwq_pool_attrs_copy(&pool->attrs, attrs);
+	pool->wake_ops = fwq_wake_strategies[attrs->wake];
+	pool->kicked_ops = fwq_kicked_strategies[attrs->kicked];
+	pool->flags = 0;	/* unbound: never associated with a CPU */
+	if (fwq_pool_assign_id(pool)) {
+		fwq_free_pool(pool);
+		return NULL;
+	}
+	if (cpumask_intersects(pool->attrs.cpumask, cpu_online_mask) &&
+	    fwq_create_worker(pool)) {
+		idr_remove(&fwq_pool_idr, pool->id);
+		fwq_pool_destroy_workers(pool);
+		fwq_free_pool(pool);
+		return NULL;
+	}
+	hash_add(fwq_unbound_pool_hash, &pool->hash_node, hash);
+	return pool;
+}
+
+/**
+ * fwq_put_unbound_pool - drop a reference; destroy at zero
+ * @pool: the pool
+ *
+ * Context: fwq_pool_mutex held, may sleep.
+ */
+void fwq_put_unbound_pool(struct fwq_pool *pool)
+{
+	lockdep_assert_held(&fwq_pool_mutex);
+	if (--pool->refcnt)
+		return;
+	fwq_check(list_empty(&pool->worklist), "pool %d: worklist not empty",
+		  pool->id);
+	idr_remove(&fwq_pool_idr, pool->id);
+	hash_del(&pool->hash_node);
+	fwq_pool_destroy_workers(pool);
+	call_rcu(&pool->rcu, fwq_rcu_free_pool);
+}
+
+struct fwq_pool *fwq_cpu_pool(int cpu, const struct fwq_variant *v,
+			      bool highpri)
+{
+	struct fwq_pool **tbl = fwq_cpu_pools[fwq_pool_variant_idx(v->wake,
+								   v->kicked)];
+
+	if (!tbl)
+		return NULL;
+	return tbl[cpu * FWQ_NR_STD_POOLS + highpri];
+}
+
+/**
+ * fwq_cpu_pools_prepare - create the per-CPU pools of a variant
+ * @v: the variant (wake and kicked are used)
+ *
+ * Context: cpus_read_lock() and fwq_pool_mutex held.
+ */
+int fwq_cpu_pools_prepare(const struct fwq_variant *v)
+{
+	int idx = fwq_pool_variant_idx(v->wake, v->kicked);
+	struct fwq_pool **tbl;
+	int cpu, i;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+	if (fwq_cpu_pools[idx])
+		return 0;
+
+	tbl = kcalloc(nr_cpu_ids * FWQ_NR_STD_POOLS, sizeof(*tbl),
+		      GFP_KERNEL);
+	if (!tbl)
+		return -ENOMEM;
+
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < FWQ_NR_STD_POOLS; i++) {
+			struct fwq_pool *pool = fwq_alloc_pool(cpu_to_node(cpu));
+
+			if (!pool)
+				goto fail;
+			tbl[cpu * FWQ_NR_STD_POOLS + i] = pool;
+			pool->cpu = cpu;
+			pool->highpri = i;
+			pool->attrs.nice = i ? FWQ_HIGHPRI_NICE : 0;
+			pool->attrs.wake = v->wake;
+			pool->attrs.kicked = v->kicked;
+			cpumask_copy(pool->attrs.cpumask, cpumask_of(cpu));
+			cpumask_copy(pool->attrs.pod_cpumask, cpumask_of(cpu));
+			pool->wake_ops = fwq_wake_strategies[v->wake];
+			pool->kicked_ops = fwq_kicked_strategies[v->kicked];
+			if (fwq_pool_assign_id(pool))
+				goto fail;
+			if (cpumask_test_cpu(cpu, fwq_online_cpumask)) {
+				pool->flags &= ~POOL_DISASSOCIATED;
+				if (fwq_create_worker(pool))
+					goto fail;
+			}
+		}
+	}
+	fwq_cpu_pools[idx] = tbl;
+	return 0;
+
+fail:
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < FWQ_NR_STD_POOLS; i++) {
+			struct fwq_pool *pool = tbl[cpu * FWQ_NR_STD_POOLS + i];
+
+			if (!pool)
+				continue;
+			if (pool->id >= 0)
+				idr_remove(&fwq_pool_idr, pool->id);
+			fwq_pool_destroy_workers(pool);
+			fwq_free_pool(pool);
+		}
+	}
+	kfree(tbl);
+	return -ENOMEM;
+}
+
+void fwq_for_each_cpu_pool(int cpu, void (*fn)(struct fwq_pool *pool))
+{
+	int idx, i;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+	for (idx = 0; idx < FWQ_NR_POOL_VARIANTS; idx++) {
+		if (!fwq_cpu_pools[idx])
+			continue;
+		for (i = 0; i < FWQ_NR_STD_POOLS; i++)
+			fn(fwq_cpu_pools[idx][cpu * FWQ_NR_STD_POOLS + i]);
+	}
+}
+
+void fwq_for_each_unbound_pool(void (*fn)(struct fwq_pool *pool))
+{
+	struct fwq_pool *pool;
+	int bkt;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+	hash_for_each(fwq_unbound_pool_hash, bkt, pool, hash_node)
+		fn(pool);
+}
+
+/* module exit: every workqueue is gone; destroy the per-CPU pools */
+void fwq_pools_exit(void)
+{
+	int idx, cpu, i;
+
+	for (idx = 0; idx < FWQ_NR_POOL_VARIANTS; idx++) {
+		struct fwq_pool **tbl = fwq_cpu_pools[idx];
+
+		if (!tbl)
+			continue;
+		for_each_possible_cpu(cpu) {
+			for (i = 0; i < FWQ_NR_STD_POOLS; i++) {
+				struct fwq_pool *pool;
+
+				pool = tbl[cpu * FWQ_NR_STD_POOLS + i];
+				mutex_lock(&fwq_pool_mutex);
+				idr_remove(&fwq_pool_idr, pool->id);
+				mutex_unlock(&fwq_pool_mutex);
+				fwq_pool_destroy_workers(pool);
+				call_rcu(&pool->rcu, fwq_rcu_free_pool);
+			}
+		}
+		fwq_cpu_pools[idx] = NULL;
+		kfree(tbl);
+	}
+}
+
+/* quiescence check of one pool (debugfs "check"), under its lock */
+void fwq_pool_sanity(struct fwq_pool *pool)
+{
+	struct fwq_worker *worker;
+	int idle = 0, kicked = 0;
+
+	list_for_each_entry(worker, &pool->idle_list, entry) {
+		idle++;
+		fwq_check(worker->flags & WORKER_IDLE,
+			  "pool %d: non-idle worker on idle_list", pool->id);
+	}
+	list_for_each_entry(worker, &pool->kicked_list, entry)
+		kicked++;
+	fwq_check(kicked <= 1, "pool %d: %d kicked workers", pool->id, kicked);
+	fwq_check(idle + kicked <= pool->nr_idle,
+		  "pool %d: idle %d + kicked %d > nr_idle %d", pool->id, idle,
+		  kicked, pool->nr_idle);
+}
+
+static void fwq_pool_show_one(struct seq_file *m, struct fwq_pool *pool)
+{
+	struct fwq_worker *worker;
+	int kicked = 0, wl = 0, busy = 0, bkt;
+	struct fwq_work *work;
+
+	fwq_pool_lock_irq(pool);
+	list_for_each_entry(worker, &pool->kicked_list, entry)
+		kicked++;
+	list_for_each_entry(work, &pool->worklist, entry)
+		wl++;
+	hash_for_each(pool->busy_hash, bkt, worker, hentry)
+		busy++;
+	seq_printf(m, "pool %d: ", pool->id);
+	if (pool->cpu >= 0)
+		seq_printf(m, "cpu=%d%s", pool->cpu, pool->highpri ? "H" : "");
+	else
+		seq_printf(m, "unbound node=%d ref=%d cpus=%*pbl pod_cpus=%*pbl%s",
+			   pool->node, pool->refcnt,
+			   cpumask_pr_args(pool->attrs.cpumask),
+			   cpumask_pr_args(pool->attrs.pod_cpumask),
+			   pool->attrs.affn_strict ? " strict" : "");
+	seq_printf(m, " nice=%d wake=%s kicked_list=%s%s workers=%d idle=%d kicked=%d busy=%d nr_running=%d worklist=%d manager=%d progress_age_ms=%u created=%llu culled=%llu cull_rekick=%llu kick_coalesced=%llu kicked_reaped=%llu\n",
+		   pool->attrs.nice, pool->wake_ops->name,
+		   pool->kicked_ops->name,
+		   (pool->flags & POOL_DISASSOCIATED) ? " disassociated" : "",
+		   pool->nr_workers, pool->nr_idle, kicked, busy,
+		   atomic_read(&pool->nr_running), wl,
+		   !!(pool->flags & POOL_MANAGER_ACTIVE),
+		   jiffies_to_msecs(jiffies - pool->last_progress_ts),
+		   pool->nr_created, pool->nr_culled, pool->nr_cull_rekick,
+		   pool->nr_kick_coalesced, pool->nr_kicked_reaped);
+	fwq_pool_unlock_irq(pool);
+}
+
+void fwq_pools_show(struct seq_file *m)
+{
+	struct fwq_pool *pool;
+	int id;
+
+	mutex_lock(&fwq_pool_mutex);
+	idr_for_each_entry(&fwq_pool_idr, pool, id) {
+		/* skip per-CPU pools of offline CPUs that never had a worker */
+		if (pool->cpu >= 0 && !pool->nr_workers &&
+		    !cpu_online(pool->cpu))
+			continue;
+		fwq_pool_show_one(m, pool);
+	}
+	mutex_unlock(&fwq_pool_mutex);
+}

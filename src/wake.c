@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq: worker wakeups (seed series 1, "Shrink the lock time").
+ *
+ * kick_pool() picks the first idle worker under pool->lock. What happens
+ * next is the pool's wake strategy (attrs.wake) and kicked strategy
+ * (attrs.kicked), both fixed when the pool is created:
+ *
+ *   wake=locked  wake_up_process() right away, under pool->lock (pre-series).
+ *   wake=wakeq   v2: the task goes on a private wake queue with a task
+ *                reference; the caller wakes it after dropping pool->lock and
+ *                then drops the reference (wake_q_add()/wake_up_q() are not
+ *                exported to modules, so fwq has its own small queue).
+ *   wake=claim   v5 as merged: the worker is claimed under the lock (moved
+ *                off idle_list, out of the idle cull's reach) and woken with
+ *                wake_up_process() after the unlock, without a reference.
+ *
+ *   kicked_list=on   v2 1/4: the picked worker moves to pool->kicked_list.
+ *                    first_idle_worker() looks there first, so back-to-back
+ *                    kicks coalesce on one worker, and the cull never sees it.
+ *   kicked_list=off  the picked worker stays on idle_list.
+ *
+ * Task lifetime: wakeq holds a reference. claim relies on the claim: a
+ * claimed or kicked worker is out of the cull's reach and only pool
+ * destruction kills it, which needs the pool's last pwq gone; the wakeup
+ * happens inside an RCU read-side section, and a task's final put happens
+ * at the earliest one grace period after it exits.
+ *
+ * Every wakeup fwq issues goes through fwq_wake_task(), which counts it per
+ * workqueue, per site, and by whether a pool lock is held on this CPU (the
+ * per-CPU depth kept by the fwq_pool_lock*() wrappers).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/sched/task.h>
+
+#include "internal.h"
+
+DEFINE_PER_CPU(int, fwq_pool_lock_depth);
+atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];
+atomic64_t fwq_deferred_under_lock;
+
+void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
+		   enum fwq_wake_site site)
+{
+	int held = this_cpu_read(fwq_pool_lock_depth) ? 1 : 0;
+
+	wake_up_process(task);
+	if (wq)
+		this_cpu_inc(wq->pcpu_stats->wakeups[site][held]);
+	else
+		atomic64_inc(&fwq_global_wakeups[site][held]);
+	if (held && static_branch_unlikely(&fwq_lockstat_key)) {
+		if (site == FWQ_SITE_QUEUE)
+			fwq_lockstat_wakeup_locked(FWQ_LS_ENQUEUE);
+		else if (site == FWQ_SITE_CHAIN)
+			fwq_lockstat_wakeup_locked(FWQ_LS_CHAIN);
+	}
+}
+
+void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
+			struct fwq_workqueue *wq, enum fwq_wake_site site,
+			bool ref)
+{
+	unsigned int i;
+
+	for (i = 0; i < wb->nr; i++) {
+		if (wb->ent[i].task == task)
+			return;		/* already queued: woken once */
+	}
+	if (wb->nr == FWQ_WAKE_BATCH) {
+		/* full: wake now; the caller still holds its references */
+		fwq_wake_task(task, wq, site);
+		return;
+	}
+	if (ref)
+		get_task_struct(task);
+	wb->ent[wb->nr].task = task;
+	wb->ent[wb->nr].wq = wq;
+	wb->ent[wb->nr].site = site;
+	wb->ent[wb->nr].ref = ref;
+	wb->nr++;
+}
+
+/**
+ * fwq_wake_batch_issue - issue the wakeups collected under a pool lock
+ * @wb: the batch; emptied
+ *
+ * Called after the pool lock is dropped. Runs the wakeups with preemption
+ * off and inside an RCU read-side section (see the file comment).
+ */
+void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
+{
+	unsigned int i;
+
+	unsigned int delay_us;
+
+	if (!wb->nr)
+		return;
+	if (this_cpu_read(fwq_pool_lock_depth))
+		atomic64_inc(&fwq_deferred_under_lock);
+	delay_us = READ_ONCE(fwq_dbg_kick_delay_us);
+	if (unlikely(delay_us)) {
+		/* H1 reproducer: widen the pick-to-wake window */
+		mdelay(delay_us / 1000);
+		udelay(delay_us % 1000);
+	}
+	preempt_disable();
+	rcu_read_lock();
+	for (i = 0; i < wb->nr; i++) {
+		struct fwq_wake_ent *e = &wb->ent[i];
+
+		fwq_wake_task(e->task, e->wq, e->site);
+		if (e->ref)
+			put_task_struct(e->task);
+	}
+	rcu_read_unlock();
+	preempt_enable();
+	wb->nr = 0;
+}
+
+/* wake=locked: pre-series behaviour, wake under pool->lock */
+static void fwq_wake_locked_kick(struct fwq_pool *pool,
+				 struct fwq_worker *worker,
+				 struct fwq_wake_batch *wb,
+				 struct fwq_workqueue *wq,
+				 enum fwq_wake_site site)
+{
+	fwq_wake_task(worker->task, wq, site);
+}
+
+/* wake=wakeq: v2, private wake queue holding a task reference */
+static void fwq_wake_wakeq_kick(struct fwq_pool *pool,
+				struct fwq_worker *worker,
+				struct fwq_wake_batch *wb,
+				struct fwq_workqueue *wq,
+				enum fwq_wake_site site)
+{
+	fwq_wake_batch_add(wb, worker->task, wq, site, true);
+}
+
+/* wake=claim: v5, claim under the lock, wake_up_process() after unlock */
+static void fwq_wake_claim_kick(struct fwq_pool *pool,
+				struct fwq_worker *worker,
+				struct fwq_wake_batch *wb,
+				struct fwq_workqueue *wq,
+				enum fwq_wake_site site)
+{
+	/*
+	 * The claim: unless kicked_list already parked it, take the worker
+	 * off idle_list. It keeps WORKER_IDLE and its nr_idle count until
+	 * worker_leave_idle(), whose list_del_init() is then a no-op.
+	 */
+	if (pool->attrs.kicked == FWQ_KICKED_OFF)
+		list_del_init(&worker->entry);
+	fwq_wake_batch_add(wb, worker->task, wq, site, false);
+}
+
+static const struct fwq_wake_ops fwq_wake_locked_ops = {
+	.name = "locked",
+	.kick = fwq_wake_locked_kick,
+};
+
+static const struct fwq_wake_ops fwq_wake_wakeq_ops = {
+	.name = "wakeq",
+	.kick = fwq_wake_wakeq_kick,
+};
+
+static const struct fwq_wake_ops fwq_wake_claim_ops = {
+	.name = "claim",
+	.kick = fwq_wake_claim_kick,
+};
+
+const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR] = {
+	[FWQ_WAKE_LOCKED] = &fwq_wake_locked_ops,
+	[FWQ_WAKE_WAKEQ] = &fwq_wake_wakeq_ops,
+	[FWQ_WAKE_CLAIM] = &fwq_wake_claim_ops,
+};
+
+/* kicked_list=off: the picked worker stays on idle_list */
+static void fwq_kicked_off_park(struct fwq_pool *pool,
+				struct fwq_worker *worker)
+{
+}
+
+/* kicked_list=on: park the picked worker on pool->kicked_list */
+static void fwq_kicked_on_park(struct fwq_pool *pool,
+			       struct fwq_worker *worker)
+{
+	list_move(&worker->entry, &pool->kicked_list);
+}
+
+static const struct fwq_kicked_ops fwq_kicked_off_ops = {
+	.name = "off",
+	.park = fwq_kicked_off_park,
+};
+
+static const struct fwq_kicked_ops fwq_kicked_on_ops = {
+	.name = "on",
+	.park = fwq_kicked_on_park,
+};
+
+const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR] = {
+	[FWQ_KICKED_OFF] = &fwq_kicked_off_ops,
+	[FWQ_KICKED_ON] = &fwq_kicked_on_ops,
+};
+
+/**
+ * fwq_first_idle_worker - the worker a kick picks
+ * @pool: the pool, locked
+ *
+ * The kicked worker first (so kicks coalesce, |kicked_list| <= 1), then the
+ * head of the LIFO idle list.
+ */
+struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
+{
+	if (!list_empty(&pool->kicked_list))
+		return list_first_entry(&pool->kicked_list, struct fwq_worker,
+					entry);
+	return list_first_entry_or_null(&pool->idle_list, struct fwq_worker,
+					entry);
+}
+
+/**
+ * fwq_kick_pool - wake an idle worker if the pool needs one
+ * @pool: the pool, locked
+ * @wb: wake batch for the deferred strategies; the caller issues it after
+ *	dropping pool->lock
+ * @wq: the workqueue the wakeup is counted for, or NULL
+ * @site: the call site, for the counters
+ *
+ * Return: true if a worker was picked.
+ */
+bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
+		   struct fwq_workqueue *wq, enum fwq_wake_site site)
+{
+	struct fwq_worker *worker = fwq_first_idle_worker(pool);
+	struct task_struct *p;
+	int wake_cpu;
+
+	lockdep_assert_held(&pool->lock);
+
+	if (!fwq_need_more_worker(pool) || !worker)
+		return false;
+
+	if (!list_empty(&pool->kicked_list) &&
+	    worker == list_first_entry(&pool->kicked_list, struct fwq_worker,
+				       entry))
+		pool->nr_kick_coalesced++;
+
+	/*
+	 * Non-strict unbound pool: the worker may run anywhere in the
+	 * cpumask; steer the wakeup back into the pod (repatriation). The
+	 * write races with the scheduler's own wake_cpu updates, as in
+	 * mainline (annotated, H5).
+	 */
+	p = worker->task;
+	if (pool->cpu < 0 && !pool->attrs.affn_strict) {
+		wake_cpu = READ_ONCE(p->wake_cpu);
+		if (!cpumask_test_cpu(wake_cpu, pool->attrs.pod_cpumask)) {
+			int cpu = cpumask_any_and_distribute(pool->attrs.pod_cpumask,
+							     cpu_online_mask);
+
+			if (cpu < nr_cpu_ids) {
+				WRITE_ONCE(p->wake_cpu, cpu);
+				if (worker->current_pwq)
+					worker->current_pwq->stats[PWQ_STAT_REPATRIATED]++;
+			}
+		}
+	}
+
+	worker->kicked = true;
+	pool->kicked_ops->park(pool, worker);
+	pool->wake_ops->kick(pool, worker, wb, wq, site);
+
+	if (unlikely(READ_ONCE(fwq_dbg_force_cull)) &&
+	    READ_ONCE(fwq_dbg_kick_delay_us) &&
+	    !(pool->flags & (POOL_DBG_CULL_ALL | POOL_DYING))) {
+		/* H1 reproducer: run a full cull inside the wake delay */
+		int cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+
+		pool->flags |= POOL_DBG_CULL_ALL;
+		if (cpu < nr_cpu_ids)
+			queue_work_on(cpu, system_wq, &pool->idle_cull_work);
+		else
+			queue_work(system_unbound_wq, &pool->idle_cull_work);
+	}
+	return true;
+}

@@ -1,0 +1,907 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq: workqueue allocation and destruction, pwqs (per-CPU for per-CPU and
+ * unbound workqueues alike, as mainline since 636b927eba5b), attributes,
+ * max_active and the per-node nr_active limits, mayday.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/module.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+void fwq_init_mayday_cursor(struct fwq_pwq *pwq);
+
+static bool fwq_variant_valid(const struct fwq_variant *v)
+{
+	return (unsigned int)v->wake < FWQ_WAKE_NR &&
+	       (unsigned int)v->kicked < FWQ_KICKED_NR &&
+	       (unsigned int)v->flush < FWQ_FLUSH_NR;
+}
+
+static void fwq_rcu_free_wq(struct rcu_head *rcu)
+{
+	struct fwq_workqueue *wq = container_of(rcu, struct fwq_workqueue, rcu);
+	int i;
+
+	if (wq->flags & FWQ_UNBOUND) {
+		for (i = 0; i <= nr_node_ids; i++)
+			kfree(wq->nna[i]);
+	}
+	kfree(wq->fpn);
+	free_percpu(wq->cpu_pwq);
+	free_percpu(wq->pcpu_stats);
+	fwq_free_workqueue_attrs(wq->unbound_attrs);
+	kfree(wq);
+}
+
+/* drop a workqueue reference; the last one frees it after a grace period */
+void fwq_wq_put(struct fwq_workqueue *wq)
+{
+	if (refcount_dec_and_test(&wq->ref))
+		call_rcu(&wq->rcu, fwq_rcu_free_wq);
+}
+
+static void fwq_rcu_free_pwq(struct rcu_head *rcu)
+{
+	kmem_cache_free(fwq_pwq_cache, container_of(rcu, struct fwq_pwq, rcu));
+}
+
+/* on the release kthread_worker: the last reference of a pwq went away */
+void fwq_pwq_release_workfn(struct kthread_work *work)
+{
+	struct fwq_pwq *pwq = container_of(work, struct fwq_pwq, release_work);
+	struct fwq_workqueue *wq = pwq->wq;
+	struct fwq_pool *pool = pwq->pool;
+	bool is_last = false;
+
+	if (!list_empty(&pwq->pending_node)) {
+		struct fwq_nna *nna = fwq_wq_nna(wq, pool);
+
+		raw_spin_lock_irq(&nna->lock);
+		list_del_init(&pwq->pending_node);
+		raw_spin_unlock_irq(&nna->lock);
+	}
+
+	mutex_lock(&wq->mutex);
+	if (!list_empty(&pwq->pwqs_node)) {
+		list_del_rcu(&pwq->pwqs_node);
+		is_last = list_empty(&wq->pwqs);
+	}
+	if (wq->flush_ops == fwq_flush_strategies[FWQ_FLUSH_ACTIVE])
+		fwq_flush_pnode_del(pwq);
+	mutex_unlock(&wq->mutex);
+
+	if (pool->cpu < 0) {
+		mutex_lock(&fwq_pool_mutex);
+		fwq_put_unbound_pool(pool);
+		mutex_unlock(&fwq_pool_mutex);
+	}
+
+	call_rcu(&pwq->rcu, fwq_rcu_free_pwq);
+	if (is_last)
+		fwq_wq_put(wq);	/* the pwqs' reference */
+}
+
+static struct fwq_pwq *fwq_alloc_pwq(struct fwq_workqueue *wq,
+				     struct fwq_pool *pool)
+{
+	struct fwq_pwq *pwq;
+
+	pwq = kmem_cache_zalloc(fwq_pwq_cache, GFP_KERNEL);
+	if (!pwq)
+		return NULL;
+	pwq->pool = pool;
+	pwq->wq = wq;
+	pwq->flush_color = -1;
+	pwq->refcnt = 1;
+	INIT_LIST_HEAD(&pwq->inactive_works);
+	INIT_LIST_HEAD(&pwq->pending_node);
+	INIT_LIST_HEAD(&pwq->pwqs_node);
+	INIT_LIST_HEAD(&pwq->mayday_node);
+	INIT_LIST_HEAD(&pwq->flush_node);
+	kthread_init_work(&pwq->release_work, fwq_pwq_release_workfn);
+	fwq_init_mayday_cursor(pwq);
+	return pwq;
+}
+
+/* link a new pwq into wq->pwqs (idempotent), under wq->mutex */
+static void fwq_link_pwq(struct fwq_pwq *pwq)
+{
+	struct fwq_workqueue *wq = pwq->wq;
+
+	lockdep_assert_held(&wq->mutex);
+	if (!list_empty(&pwq->pwqs_node))
+		return;
+	pwq->work_color = wq->work_color;
+	list_add_tail_rcu(&pwq->pwqs_node, &wq->pwqs);
+}
+
+static int fwq_count_online(const struct cpumask *mask, int off_cpu)
+{
+	int cpu, n = 0;
+
+	for_each_cpu_and(cpu, mask, fwq_online_cpumask)
+		if (cpu != off_cpu)
+			n++;
+	return n;
+}
+
+/**
+ * fwq_wq_update_node_max_active - split max_active across the nodes
+ * @wq: an unbound workqueue
+ * @off_cpu: a CPU going down, to be excluded, or -1
+ *
+ * Each node gets its share of online CPUs in the workqueue's cpumask,
+ * clamped to [min_active, max_active]; the fallback slot gets max_active.
+ * Context: wq->mutex held.
+ */
+void fwq_wq_update_node_max_active(struct fwq_workqueue *wq, int off_cpu)
+{
+	int max = READ_ONCE(wq->max_active);
+	int min = READ_ONCE(wq->min_active);
+	const struct cpumask *effective;
+	int node, total;
+
+	lockdep_assert_held(&wq->mutex);
+	if (!fwq_wq_unbound(wq))
+		return;
+
+	effective = wq->unbound_attrs ? wq->unbound_attrs->cpumask :
+		    cpu_possible_mask;
+	total = fwq_count_online(effective, off_cpu);
+
+	for (node = 0; node < nr_node_ids; node++) {
+		int share = min;
+
+		if (total) {
+			cpumask_var_t tmp;
+			int cnt = 0;
+
+			if (zalloc_cpumask_var(&tmp, GFP_KERNEL)) {
+				cpumask_and(tmp, effective, cpumask_of_node(node));
+				cnt = fwq_count_online(tmp, off_cpu);
+				free_cpumask_var(tmp);
+			}
+			share = clamp(DIV_ROUND_UP(max * cnt, total), min, max);
+		}
+		WRITE_ONCE(wq->nna[node]->max, share);
+	}
+	WRITE_ONCE(wq->nna[nr_node_ids]->max, max);
+}
+
+/* apply max/min_active and activate what now fits; under wq->mutex */
+static void fwq_wq_adjust_max_active(struct fwq_workqueue *wq)
+{
+	bool activated;
+
+	lockdep_assert_held(&wq->mutex);
+	WRITE_ONCE(wq->max_active, wq->saved_max_active);
+	WRITE_ONCE(wq->min_active, min(wq->saved_min_active,
+				       wq->saved_max_active));
+	fwq_wq_update_node_max_active(wq, -1);
+
+	/* round robin: one item per pwq per pass, until nothing fits */
+	do {
+		struct fwq_pwq *pwq;
+
+		activated = false;
+		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+			struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+
+			fwq_pool_lock_irq(pwq->pool);
+			if (fwq_pwq_activate_first_inactive(pwq, true)) {
+				activated = true;
+				fwq_kick_pool(pwq->pool, &wb, wq,
+					      FWQ_SITE_QUEUE);
+			}
+			fwq_pool_unlock_irq(pwq->pool);
+			fwq_wake_batch_issue(&wb);
+		}
+	} while (activated);
+}
+
+/* the pod slice of @cpu for @attrs; false if it has no online CPU */
+static bool fwq_calc_pod_cpumask(const struct fwq_workqueue_attrs *attrs,
+				 int cpu, int off_cpu, struct cpumask *out)
+{
+	enum fwq_affn_scope scope = fwq_resolve_scope(attrs->affn_scope);
+	const struct fwq_pod_type *pt = fwq_pod_type(scope);
+	int pod = pt->cpu_pod[cpu];
+
+	cpumask_and(out, pt->pod_cpus[pod], attrs->cpumask);
+	if (fwq_count_online(out, off_cpu))
+		return true;
+	cpumask_copy(out, attrs->cpumask);
+	return false;
+}
+
+static struct fwq_pwq *fwq_alloc_unbound_pwq(struct fwq_workqueue *wq,
+					     const struct fwq_pool_attrs *pattrs)
+{
+	struct fwq_pool *pool;
+	struct fwq_pwq *pwq;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+	pool = fwq_get_unbound_pool(pattrs);
+	if (!pool)
+		return NULL;
+	pwq = fwq_alloc_pwq(wq, pool);
+	if (!pwq)
+		fwq_put_unbound_pool(pool);
+	return pwq;
+}
+
+static void fwq_pool_attrs_from(struct fwq_pool_attrs *pattrs,
+				const struct fwq_workqueue_attrs *attrs)
+{
+	pattrs->nice = attrs->nice;
+	pattrs->affn_strict = attrs->affn_strict;
+	pattrs->wake = attrs->variant.wake;
+	pattrs->kicked = attrs->variant.kicked;
+	cpumask_copy(pattrs->cpumask, attrs->cpumask);
+}
+
+/* free a pwq that never got linked or referenced by items */
+static void fwq_free_unused_pwq(struct fwq_pwq *pwq)
+{
+	if (!pwq)
+		return;
+	if (pwq->pool->cpu < 0)
+		fwq_put_unbound_pool(pwq->pool);
+	kmem_cache_free(fwq_pwq_cache, pwq);
+}
+
+/*
+ * Build and install the pwqs of an unbound workqueue for @attrs.
+ * Context: cpus_read_lock() and fwq_pool_mutex held.
+ */
+static int fwq_apply_attrs_locked(struct fwq_workqueue *wq,
+				  const struct fwq_workqueue_attrs *attrs)
+{
+	bool ordered = wq->flags & __FWQ_ORDERED;
+	struct fwq_pool_attrs pattrs;
+	struct fwq_pwq **tbl, *dfl, *old_dfl;
+	int cpu, ret = -ENOMEM;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+
+	if (fwq_pool_attrs_alloc(&pattrs))
+		return -ENOMEM;
+	tbl = kcalloc(nr_cpu_ids, sizeof(*tbl), GFP_KERNEL);
+	if (!tbl)
+		goto out_attrs;
+
+	fwq_pool_attrs_from(&pattrs, attrs);
+	cpumask_and(pattrs.cpumask, attrs->cpumask, cpu_possible_mask);
+
+	/* dfl_pwq: the whole cpumask */
+	cpumask_copy(pattrs.pod_cpumask, pattrs.cpumask);
+	dfl = fwq_alloc_unbound_pwq(wq, &pattrs);
+	if (!dfl)
+		goto out_tbl;
+
+	for_each_possible_cpu(cpu) {
+		if (ordered) {
+			tbl[cpu] = dfl;
+			continue;
+		}
+		if (!fwq_calc_pod_cpumask(attrs, cpu, -1, pattrs.pod_cpumask)) {
+			tbl[cpu] = dfl;
+			continue;
+		}
+		tbl[cpu] = fwq_alloc_unbound_pwq(wq, &pattrs);
+		if (!tbl[cpu])
+			goto out_free;
+	}
+
+	/* commit */
+	mutex_lock(&wq->mutex);
+	cpumask_copy(wq->unbound_attrs->cpumask, pattrs.cpumask);
+	wq->unbound_attrs->nice = attrs->nice;
+	wq->unbound_attrs->affn_scope = attrs->affn_scope;
+	wq->unbound_attrs->affn_strict = attrs->affn_strict;
+	wq->unbound_attrs->variant = attrs->variant;
+	wq->variant.wake = attrs->variant.wake;
+	wq->variant.kicked = attrs->variant.kicked;
+
+	for_each_possible_cpu(cpu) {
+		struct fwq_pwq *new = tbl[cpu];
+
+		fwq_link_pwq(new);
+		if (new == dfl) {
+			fwq_pool_lock_irq(dfl->pool);
+			fwq_get_pwq(dfl);
+			fwq_pool_unlock_irq(dfl->pool);
+		}
+		tbl[cpu] = rcu_replace_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu),
+					       new,
+					       lockdep_is_held(&wq->mutex));
+	}
+	fwq_link_pwq(dfl);
+	old_dfl = rcu_replace_pointer(wq->dfl_pwq, dfl,
+				      lockdep_is_held(&wq->mutex));
+	fwq_wq_update_node_max_active(wq, -1);
+	mutex_unlock(&wq->mutex);
+
+	/* drop the old pwqs; they die when their items are done */
+	for_each_possible_cpu(cpu)
+		fwq_put_pwq_unlocked(tbl[cpu]);
+	fwq_put_pwq_unlocked(old_dfl);
+	ret = 0;
+	goto out_tbl;
+
+out_free:
+	for_each_possible_cpu(cpu) {
+		if (tbl[cpu] && tbl[cpu] != dfl)
+			fwq_free_unused_pwq(tbl[cpu]);
+	}
+	fwq_free_unused_pwq(dfl);
+out_tbl:
+	kfree(tbl);
+out_attrs:
+	fwq_pool_attrs_free(&pattrs);
+	return ret;
+}
+
+/**
+ * fwq_unbound_wq_update_pwq - re-pick the pwq of one CPU after hotplug
+ * @wq: an unbound workqueue
+ * @cpu: the CPU whose slot to update
+ * @off_cpu: the CPU going down, or -1
+ *
+ * Context: fwq_pool_mutex held (hotplug callback).
+ */
+void fwq_unbound_wq_update_pwq(struct fwq_workqueue *wq, int cpu, int off_cpu)
+{
+	struct fwq_pool_attrs pattrs;
+	struct fwq_pwq *old, *new = NULL, *dfl;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+	if (!fwq_wq_unbound(wq) || (wq->flags & __FWQ_ORDERED) ||
+	    (wq->flags & __FWQ_DESTROYING))
+		return;
+	if (fwq_pool_attrs_alloc(&pattrs))
+		return;
+
+	mutex_lock(&wq->mutex);
+	fwq_pool_attrs_from(&pattrs, wq->unbound_attrs);
+	old = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu),
+					lockdep_is_held(&wq->mutex));
+	dfl = rcu_dereference_protected(wq->dfl_pwq,
+					lockdep_is_held(&wq->mutex));
+	if (!old || !dfl)
+		goto out_unlock;
+
+	if (fwq_calc_pod_cpumask(wq->unbound_attrs, cpu, off_cpu,
+				 pattrs.pod_cpumask)) {
+		if (cpumask_equal(pattrs.pod_cpumask,
+				  old->pool->attrs.pod_cpumask) && old != dfl)
+			goto out_unlock;
+		mutex_unlock(&wq->mutex);
+		new = fwq_alloc_unbound_pwq(wq, &pattrs);
+		mutex_lock(&wq->mutex);
+	}
+	if (!new) {
+		/* no online CPU in the pod (or no memory): use dfl_pwq */
+		if (old == dfl)
+			goto out_unlock;
+		new = dfl;
+		fwq_pool_lock_irq(dfl->pool);
+		fwq_get_pwq(dfl);
+		fwq_pool_unlock_irq(dfl->pool);
+	}
+	fwq_link_pwq(new);
+	old = rcu_replace_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu), new,
+				  lockdep_is_held(&wq->mutex));
+	mutex_unlock(&wq->mutex);
+	fwq_put_pwq_unlocked(old);
+	fwq_pool_attrs_free(&pattrs);
+	return;
+
+out_unlock:
+	mutex_unlock(&wq->mutex);
+	fwq_pool_attrs_free(&pattrs);
+}
+
+struct fwq_workqueue_attrs *fwq_alloc_workqueue_attrs(void)
+{
+	struct fwq_workqueue_attrs *attrs;
+
+	attrs = kzalloc(sizeof(*attrs), GFP_KERNEL);
+	if (!attrs)
+		return NULL;
+	if (!alloc_cpumask_var(&attrs->cpumask, GFP_KERNEL)) {
+		kfree(attrs);
+		return NULL;
+	}
+	cpumask_copy(attrs->cpumask, cpu_possible_mask);
+	attrs->affn_scope = FWQ_AFFN_DFL;
+	fwq_default_variant(&attrs->variant);
+	return attrs;
+}
+EXPORT_SYMBOL_GPL(fwq_alloc_workqueue_attrs);
+
+void fwq_free_workqueue_attrs(struct fwq_workqueue_attrs *attrs)
+{
+	if (!attrs)
+		return;
+	free_cpumask_var(attrs->cpumask);
+	kfree(attrs);
+}
+EXPORT_SYMBOL_GPL(fwq_free_workqueue_attrs);
+
+int fwq_apply_workqueue_attrs(struct fwq_workqueue *wq,
+			      const struct fwq_workqueue_attrs *attrs)
+{
+	int ret;
+
+	if (!wq || !attrs || !fwq_wq_unbound(wq) ||
+	    (wq->flags & __FWQ_ORDERED)) {
+		pr_err("apply_workqueue_attrs: %s is not an unbound, non-ordered workqueue\n",
+		       wq ? wq->name : "(null)");
+		return -EINVAL;
+	}
+	if (!cpumask_intersects(attrs->cpumask, cpu_possible_mask) ||
+	    attrs->nice < MIN_NICE || attrs->nice > MAX_NICE ||
+	    (unsigned int)attrs->affn_scope >= FWQ_AFFN_NR_TYPES ||
+	    !fwq_variant_valid(&attrs->variant) ||
+	    attrs->variant.flush != wq->variant.flush) {
+		pr_err("apply_workqueue_attrs: bad attributes for %s\n",
+		       wq->name);
+		return -EINVAL;
+	}
+
+	cpus_read_lock();
+	mutex_lock(&fwq_pool_mutex);
+	ret = fwq_apply_attrs_locked(wq, attrs);
+	mutex_unlock(&fwq_pool_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(fwq_apply_workqueue_attrs);
+
+/* per-CPU workqueue: one pwq per possible CPU, on that CPU's pool */
+static int fwq_alloc_percpu_pwqs(struct fwq_workqueue *wq)
+{
+	bool highpri = wq->flags & FWQ_HIGHPRI;
+	int cpu, ret;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+	ret = fwq_cpu_pools_prepare(&wq->variant);
+	if (ret)
+		return ret;
+
+	for_each_possible_cpu(cpu) {
+		struct fwq_pool *pool = fwq_cpu_pool(cpu, &wq->variant,
+						     highpri);
+		struct fwq_pwq *pwq = fwq_alloc_pwq(wq, pool);
+
+		if (!pwq)
+			return -ENOMEM;	/* the caller tears down */
+		mutex_lock(&wq->mutex);
+		fwq_link_pwq(pwq);
+		rcu_assign_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu), pwq);
+		mutex_unlock(&wq->mutex);
+	}
+	return 0;
+}
+
+static int fwq_init_rescuer(struct fwq_workqueue *wq)
+{
+	struct fwq_worker *rescuer;
+	struct task_struct *task;
+
+	if (!(wq->flags & FWQ_MEM_RECLAIM))
+		return 0;
+	rescuer = kzalloc(sizeof(*rescuer), GFP_KERNEL);
+	if (!rescuer)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&rescuer->entry);
+	INIT_LIST_HEAD(&rescuer->scheduled);
+	INIT_LIST_HEAD(&rescuer->node);
+	INIT_LIST_HEAD(&rescuer->dying_node);
+	rescuer->flags = WORKER_PREP;
+	rescuer->current_color = INT_MAX;
+	rescuer->rescue_wq = wq;
+	task = kthread_create(fwq_rescuer_thread, rescuer, "fwq/R-%s",
+			      wq->name);
+	if (IS_ERR(task)) {
+		kfree(rescuer);
+		return PTR_ERR(task);
+	}
+	get_task_struct(task);
+	rescuer->task = task;
+	wq->rescuer = rescuer;
+	wake_up_process(task);
+	return 0;
+}
+
+/* tear down the pwqs of a workqueue that never went live */
+static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
+{
+	struct fwq_pwq *pwq;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		pwq = rcu_access_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu));
+		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
+		fwq_put_pwq_unlocked(pwq);
+	}
+	pwq = rcu_access_pointer(wq->dfl_pwq);
+	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
+	fwq_put_pwq_unlocked(pwq);
+}
+
+__printf(2, 5) struct fwq_workqueue *
+fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
+			    unsigned int flags, int max_active, ...)
+{
+	struct fwq_workqueue_attrs *attrs = NULL;
+	struct fwq_workqueue *wq;
+	va_list args;
+	int i, ret;
+
+	if (!fmt || (flags & ~FWQ_ALLOC_FLAGS) ||
+	    ((flags & FWQ_UNBOUND) && (flags & FWQ_PERCPU)) ||
+	    max_active < 0 || max_active > FWQ_MAX_ACTIVE ||
+	    (variant && !fwq_variant_valid(variant))) {
+		pr_err("alloc_workqueue: bad flags 0x%x, max_active %d or variant\n",
+		       flags, max_active);
+		return NULL;
+	}
+	if (flags & __FWQ_ORDERED) {
+		flags |= FWQ_UNBOUND;
+		flags &= ~FWQ_PERCPU;
+		max_active = 1;
+	}
+	if (!(flags & FWQ_UNBOUND))
+		flags |= FWQ_PERCPU;
+	if (!max_active)
+		max_active = FWQ_DFL_ACTIVE;
+
+	wq = kzalloc(struct_size(wq, nna, nr_node_ids + 1), GFP_KERNEL);
+	if (!wq)
+		return NULL;
+
+	va_start(args, max_active);
+	vsnprintf(wq->name, sizeof(wq->name), fmt, args);
+	va_end(args);
+
+	wq->flags = flags;
+	wq->saved_max_active = max_active;
+	wq->saved_min_active = min(max_active, (int)FWQ_MIN_ACTIVE);
+	wq->max_active = max_active;
+	wq->min_active = wq->saved_min_active;
+	mutex_init(&wq->mutex);
+	atomic_set(&wq->nr_pwqs_to_flush, 0);
+	INIT_LIST_HEAD(&wq->pwqs);
+	INIT_LIST_HEAD(&wq->flusher_queue);
+	INIT_LIST_HEAD(&wq->flusher_overflow);
+	INIT_LIST_HEAD(&wq->maydays);
+	INIT_LIST_HEAD(&wq->list);
+	refcount_set(&wq->ref, 1);
+	if (variant)
+		wq->variant = *variant;
+	else
+		fwq_default_variant(&wq->variant);
+	wq->flush_ops = fwq_flush_strategies[wq->variant.flush];
+
+	wq->pcpu_stats = alloc_percpu(struct fwq_wq_pcpu_stats);
+	wq->cpu_pwq = (struct fwq_pwq __rcu * __percpu *)
+		       alloc_percpu(struct fwq_pwq *);
+	wq->fpn = kcalloc(nr_node_ids + 1, sizeof(*wq->fpn), GFP_KERNEL);
+	if (!wq->pcpu_stats || !wq->cpu_pwq || !wq->fpn)
+		goto err_free;
+	for (i = 0; i <= nr_node_ids; i++) {
+		raw_spin_lock_init(&wq->fpn[i].lock);
+		INIT_LIST_HEAD(&wq->fpn[i].pwqs);
+	}
+	if (flags & FWQ_UNBOUND) {
+		for (i = 0; i <= nr_node_ids; i++) {
+			struct fwq_nna *nna;
+
+			nna = kzalloc_node(sizeof(*nna), GFP_KERNEL,
+					   i < nr_node_ids && node_possible(i) ?
+					   i : NUMA_NO_NODE);
+			if (!nna)
+				goto err_free;
+			nna->max = max_active;
+			atomic_set(&nna->nr, 0);
+			raw_spin_lock_init(&nna->lock);
+			INIT_LIST_HEAD(&nna->pending_pwqs);
+			wq->nna[i] = nna;
+		}
+		wq->unbound_attrs = fwq_alloc_workqueue_attrs();
+		attrs = fwq_alloc_workqueue_attrs();
+		if (!wq->unbound_attrs || !attrs)
+			goto err_free;
+		attrs->nice = (flags & FWQ_HIGHPRI) ? FWQ_HIGHPRI_NICE : 0;
+		attrs->variant = wq->variant;
+	}
+
+	cpus_read_lock();
+	mutex_lock(&fwq_pool_mutex);
+	if (flags & FWQ_UNBOUND)
+		ret = fwq_apply_attrs_locked(wq, attrs);
+	else
+		ret = fwq_alloc_percpu_pwqs(wq);
+	mutex_unlock(&fwq_pool_mutex);
+	cpus_read_unlock();
+	fwq_free_workqueue_attrs(attrs);
+	attrs = NULL;
+	if (ret)
+		goto err_pwqs;
+
+	ret = fwq_init_rescuer(wq);
+	if (ret)
+		goto err_pwqs;
+
+	mutex_lock(&fwq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	fwq_wq_adjust_max_active(wq);
+	mutex_unlock(&wq->mutex);
+	list_add_tail_rcu(&wq->list, &fwq_workqueues);
+	mutex_unlock(&fwq_pool_mutex);
+	return wq;
+
+err_pwqs:
+	/* the last pwq release frees @wq */
+	if (list_empty(&wq->pwqs)) {
+		fwq_put_all_pwqs(wq);
+		fwq_wq_put(wq);
+	} else {
+		fwq_put_all_pwqs(wq);
+	}
+	return NULL;
+
+err_free:
+	fwq_free_workqueue_attrs(attrs);
+	if (flags & FWQ_UNBOUND) {
+		for (i = 0; i <= nr_node_ids; i++)
+			kfree(wq->nna[i]);
+	}
+	kfree(wq->fpn);
+	free_percpu(wq->cpu_pwq);
+	free_percpu(wq->pcpu_stats);
+	fwq_free_workqueue_attrs(wq->unbound_attrs);
+	kfree(wq);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(fwq_alloc_workqueue_variant);
+
+static bool fwq_pwq_busy(struct fwq_pwq *pwq)
+{
+	return pwq->total_in_flight || pwq->nr_active ||
+	       !list_empty(&pwq->inactive_works);
+}
+
+void fwq_destroy_workqueue(struct fwq_workqueue *wq)
+{
+	struct fwq_worker *rescuer;
+	struct fwq_pwq *pwq;
+	unsigned int armed;
+
+	might_sleep();
+	if (!wq)
+		return;
+
+	mutex_lock(&wq->mutex);
+	if (wq->flags & __FWQ_DESTROYING) {
+		mutex_unlock(&wq->mutex);
+		atomic64_inc(&fwq_misuse_count);
+		pr_err("workqueue %s destroyed twice\n", wq->name);
+		return;
+	}
+	WRITE_ONCE(wq->flags, wq->flags | __FWQ_DESTROYING);
+	mutex_unlock(&wq->mutex);
+
+	fwq_drain_workqueue(wq);
+
+	raw_spin_lock_irq(&fwq_mayday_lock);
+	rescuer = wq->rescuer;
+	wq->rescuer = NULL;
+	raw_spin_unlock_irq(&fwq_mayday_lock);
+	if (rescuer) {
+		/* it empties wq->maydays before it exits */
+		kthread_stop(rescuer->task);
+		put_task_struct(rescuer->task);
+		kfree(rescuer);
+	}
+
+	mutex_lock(&fwq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+		bool busy;
+
+		fwq_pool_lock_irq(pwq->pool);
+		busy = fwq_pwq_busy(pwq);
+		fwq_pool_unlock_irq(pwq->pool);
+		if (busy) {
+			mutex_unlock(&wq->mutex);
+			mutex_unlock(&fwq_pool_mutex);
+			atomic64_inc(&fwq_misuse_count);
+			pr_err("destroying %s with work still in flight: leaking it\n",
+			       wq->name);
+			return;
+		}
+	}
+	mutex_unlock(&wq->mutex);
+	list_del_rcu(&wq->list);
+	mutex_unlock(&fwq_pool_mutex);
+
+	armed = refcount_read(&wq->ref) - 1;
+	if (armed) {
+		/* their timers still point here: the wq outlives them */
+		atomic64_inc(&fwq_misuse_count);
+		pr_err("destroying %s with %u delayed items armed; they will be dropped\n",
+		       wq->name, armed);
+	}
+
+	fwq_put_all_pwqs(wq);
+}
+EXPORT_SYMBOL_GPL(fwq_destroy_workqueue);
+
+int fwq_workqueue_set_max_active(struct fwq_workqueue *wq, int max_active)
+{
+	if (!wq || (wq->flags & __FWQ_ORDERED) || max_active < 1 ||
+	    max_active > FWQ_MAX_ACTIVE) {
+		pr_err("set_max_active: %d refused for %s\n", max_active,
+		       wq ? wq->name : "(null)");
+		return -EINVAL;
+	}
+	mutex_lock(&fwq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	wq->saved_max_active = max_active;
+	fwq_wq_adjust_max_active(wq);
+	mutex_unlock(&wq->mutex);
+	mutex_unlock(&fwq_pool_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fwq_workqueue_set_max_active);
+
+void fwq_workqueue_variant(struct fwq_workqueue *wq, struct fwq_variant *v)
+{
+	mutex_lock(&wq->mutex);
+	*v = wq->variant;
+	mutex_unlock(&wq->mutex);
+}
+EXPORT_SYMBOL_GPL(fwq_workqueue_variant);
+
+void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st)
+{
+	int cpu, s;
+
+	memset(st, 0, sizeof(*st));
+	for_each_possible_cpu(cpu) {
+		struct fwq_wq_pcpu_stats *p = per_cpu_ptr(wq->pcpu_stats, cpu);
+
+		st->queued += READ_ONCE(p->queued);
+		st->started += READ_ONCE(p->started);
+		st->completed += READ_ONCE(p->completed);
+		for (s = 0; s < FWQ_SITE_NR; s++) {
+			st->wakeups[s][0] += READ_ONCE(p->wakeups[s][0]);
+			st->wakeups[s][1] += READ_ONCE(p->wakeups[s][1]);
+		}
+	}
+	mutex_lock(&wq->mutex);
+	st->flushes = wq->nr_flushes;
+	st->flush_pwqs_visited = wq->flush_pwqs_visited;
+	st->flush_lock_cycles = wq->flush_lock_cycles;
+	mutex_unlock(&wq->mutex);
+}
+EXPORT_SYMBOL_GPL(fwq_workqueue_get_stats);
+
+/* under pool->lock and fwq_mayday_lock */
+void fwq_send_mayday(struct fwq_work *work, struct fwq_wake_batch *wb)
+{
+	struct fwq_pwq *pwq = fwq_work_pwq(work);
+	struct fwq_workqueue *wq;
+
+	lockdep_assert_held(&fwq_mayday_lock);
+	if (!pwq)
+		return;
+	wq = pwq->wq;
+	if (!wq->rescuer)
+		return;
+	if (list_empty(&pwq->mayday_node)) {
+		fwq_get_pwq(pwq);
+		list_add_tail(&pwq->mayday_node, &wq->maydays);
+		pwq->stats[PWQ_STAT_MAYDAY]++;
+		fwq_wake_batch_add(wb, wq->rescuer->task, wq, FWQ_SITE_OTHER,
+				   true);
+	}
+}
+
+static void fwq_wq_show_one(struct seq_file *m, struct fwq_workqueue *wq)
+{
+	struct fwq_flusher *f;
+	struct fwq_pwq *pwq, *dfl;
+	char vbuf[96];
+	int nq = 0, no = 0, cpu, i;
+
+	mutex_lock(&wq->mutex);
+	fwq_variant_str(&wq->variant, vbuf, sizeof(vbuf));
+	list_for_each_entry(f, &wq->flusher_queue, list)
+		nq++;
+	list_for_each_entry(f, &wq->flusher_overflow, list)
+		no++;
+	seq_printf(m, "wq %s: %s%s%s%s %s max_active=%d min_active=%d work_color=%d flush_color=%d flusher_queue=%d flusher_overflow=%d drainers=%d\n",
+		   wq->name, fwq_wq_unbound(wq) ? "unbound" : "percpu",
+		   (wq->flags & __FWQ_ORDERED) ? ",ordered" : "",
+		   (wq->unbound_attrs && wq->unbound_attrs->affn_strict) ?
+		   ",S" : "",
+		   (wq->flags & FWQ_MEM_RECLAIM) ? ",reclaim" : "", vbuf,
+		   wq->max_active, wq->min_active, wq->work_color,
+		   wq->flush_color, nq, no, wq->nr_drainers);
+	if (wq->unbound_attrs)
+		seq_printf(m, "  scope=%s cpus=%*pbl nice=%d\n",
+			   fwq_affn_scope_name(wq->unbound_attrs->affn_scope),
+			   cpumask_pr_args(wq->unbound_attrs->cpumask),
+			   wq->unbound_attrs->nice);
+	seq_puts(m, "  cpu->pool:");
+	for_each_online_cpu(cpu) {
+		pwq = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu),
+						lockdep_is_held(&wq->mutex));
+		seq_printf(m, " %d:%d", cpu, pwq ? pwq->pool->id : -1);
+	}
+	dfl = rcu_dereference_protected(wq->dfl_pwq,
+					lockdep_is_held(&wq->mutex));
+	if (dfl)
+		seq_printf(m, " dfl:%d", dfl->pool->id);
+	seq_putc(m, '\n');
+	if (wq->flush_ops == fwq_flush_strategies[FWQ_FLUSH_ACTIVE]) {
+		seq_puts(m, "  fpn:");
+		for (i = 0; i <= nr_node_ids; i++) {
+			struct fwq_flush_pnode *fpn = &wq->fpn[i];
+			int n = 0;
+
+			raw_spin_lock_irq(&fpn->lock);
+			list_for_each_entry(pwq, &fpn->pwqs, flush_node)
+				n++;
+			seq_printf(m, " node%s%d:listed=%d,color=%d",
+				   i == nr_node_ids ? "-fallback" : "",
+				   i == nr_node_ids ? -1 : i, n,
+				   fpn->work_color);
+			raw_spin_unlock_irq(&fpn->lock);
+		}
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&wq->mutex);
+}
+
+void fwq_wqs_show(struct seq_file *m)
+{
+	struct fwq_workqueue *wq;
+
+	mutex_lock(&fwq_pool_mutex);
+	list_for_each_entry(wq, &fwq_workqueues, list)
+		fwq_wq_show_one(m, wq);
+	mutex_unlock(&fwq_pool_mutex);
+}
+
+void fwq_nr_active_show(struct seq_file *m)
+{
+	struct fwq_workqueue *wq;
+	int i;
+
+	mutex_lock(&fwq_pool_mutex);
+	list_for_each_entry(wq, &fwq_workqueues, list) {
+		if (!fwq_wq_unbound(wq))
+			continue;
+		seq_printf(m, "%s: min=%d max=%d", wq->name,
+			   READ_ONCE(wq->min_active), READ_ONCE(wq->max_active));
+		for (i = 0; i <= nr_node_ids; i++)
+			seq_printf(m, " %s%d:%d/%d",
+				   i == nr_node_ids ? "dfl" : "node",
+				   i == nr_node_ids ? 0 : i,
+				   atomic_read(&wq->nna[i]->nr),
+				   READ_ONCE(wq->nna[i]->max));
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&fwq_pool_mutex);
+}
