@@ -151,7 +151,7 @@ static u64 tt_last_ran;
 
 static void tt_print_stats(bool final)
 {
-	bool progress = tt_stress_producers_progress();
+	bool progress = final || tt_stress_producers_progress();
 	u64 ran = atomic64_read(&tt_stats.ran);
 	bool stuttered = READ_ONCE(tt_stuttered);
 	const char *mark = "";

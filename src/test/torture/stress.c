@@ -796,6 +796,9 @@ void tt_stress_stop(void)
 	kfree(tt_producers);
 	kfree(tt_flushers);
 	kfree(tt_churners);
+	tt_nr_producers = 0;
+	tt_nr_flushers = 0;
+	tt_nr_churners = 0;
 	tt_producers = NULL;
 	tt_flushers = NULL;
 	tt_churners = NULL;
