@@ -46,7 +46,6 @@ clean:
 			$(MAKE) -C $(KDIR) M=$(FWQ_TOP)/scripts/selfcheck clean; \
 		fi; \
 	fi
-	rm -f $(FWQ_TOP)/src/.*.o.d $(FWQ_TOP)/src/test/.*.o.d $(FWQ_TOP)/bench/.*.o.d
 
 distclean: clean
 	rm -rf $(FWQ_TOP)/results
