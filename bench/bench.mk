@@ -1,18 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
+# fwq benchmark targets (issue 4). Included from the top-level Makefile:
+#   -include $(FWQ_TOP)/bench/bench.mk
 #
-# "make bench": the main job. Included by the top-level Makefile.
-# PLACEHOLDER owned by the bench engineer from here on: until the bench
-# exists it boots the VM, loads fwq and prints fwq's debugfs state.
+#   make bench [BENCH_ARGS="--quick | --reps N | --scale N | --boots 'enq p192'"]
+#       install what is missing, build, boot the guest per topology and run
+#       the default suite; writes results/bench-<timestamp>/
+#   make bench-local [BENCH_ARGS=...]
+#       the same suite on this machine's own kernel (root, debugfs, no QEMU)
+#   make bench-smoke
+#       every scenario once, fields checked, no timings (also a check lane)
 
-BENCH_PRESET ?= wide
-BENCH_TIMEOUT ?= 300
+BENCH_ARGS ?=
 
-.PHONY: bench
-bench: modules
-	@out=$(FWQ_TOP)/results/$$(date +%Y%m%d-%H%M%S)-bench; \
-	$(FWQ_TOP)/scripts/vm-run.sh --preset $(BENCH_PRESET) --plan debugfs-state \
-		--timeout $(BENCH_TIMEOUT) --out $$out \
-		$(if $(FLAVOUR),--flavour $(FLAVOUR)); rc=$$?; \
-	echo "--- fwq debugfs state ($$out/results.txt)"; \
-	grep -v '^fwq-verdict:' $$out/results.txt; \
-	exit $$rc
+.PHONY: bench bench-local bench-smoke
+
+bench:
+	$(FWQ_TOP)/scripts/bench.sh $(BENCH_ARGS)
+
+bench-local:
+	$(FWQ_TOP)/scripts/bench.sh --local $(BENCH_ARGS)
+
+bench-smoke: modules
+	$(FWQ_TOP)/scripts/vm-run.sh --preset small --plan bench-smoke --timeout 600

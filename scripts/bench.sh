@@ -1,0 +1,255 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [--local] [--quick] [--reps N] [--scale N] [--boots LIST] [--out DIR]
+#
+# The fwq benchmark suite (issue 4): every seed claim side by side, fwq's
+# variants against the running kernel's own workqueue (kwq), in one command.
+#
+# Default (make bench): install what is missing, build, then boot the Debian
+# 6.1 guest under QEMU once per topology and run the suite there:
+#   enq   preset small: S1 scope sweep x wake variants, S2, S3 (+ kwq)
+#   p8    possible_cpus=8:   S4a idle flush x flush variants (+ kwq)
+#   p64   possible_cpus=64:  S4a
+#   p192  possible_cpus=192: S4a, S4b, S4c, S5, S6
+# Variants run interleaved (A B C A B C ...) within one boot, --reps times
+# (default 5). Results go to results/bench-<timestamp>/: results.jsonl
+# (one JSON object per run), summary.md, table.txt and PNG plots
+# (scripts/bench_report.py).
+#
+# --local drives an fwq_bench already loaded on this machine (root, debugfs;
+# no QEMU): real hardware, one topology. It loads src/fwq.ko and
+# bench/fwq_bench.ko from the tree only if fwq_bench is not loaded.
+# --quick: 1 repetition and small sizes (a few minutes); --scale N multiplies
+# the item counts (default 1 under QEMU, 20 with --local); --boots picks
+# boots from "enq p8 p64 p192".
+set -u
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n '4p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+local_mode=0
+reps=5
+scale=
+boots="enq p8 p64 p192"
+out=
+quick=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--local) local_mode=1; shift ;;
+	--quick) quick=1; reps=1; shift ;;
+	--reps) reps=${2:-}; shift 2 || usage ;;
+	--scale) scale=${2:-}; shift 2 || usage ;;
+	--boots) boots=${2:-}; shift 2 || usage ;;
+	--out) out=${2:-}; shift 2 || usage ;;
+	-h|--help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) fwq_log "unknown argument $1"; usage ;;
+	esac
+done
+case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
+[ -n "$scale" ] || scale=$([ $local_mode = 1 ] && echo 20 || echo 1)
+case "$scale" in ''|*[!0-9]*|0) fwq_die 2 "--scale needs a positive number" ;; esac
+
+[ -n "$out" ] || out=$FWQ_TOP/results/bench-$(date +%Y%m%d-%H%M%S)$([ $local_mode = 1 ] && echo -local)
+mkdir -p "$out" || fwq_die 2 "cannot create $out"
+out=$(cd "$out" && pwd)
+: > "$out/results.jsonl"
+
+# The variants that matter per scenario family. The pre-series baseline is
+# wake=locked,kicked_list=off,flush=each; bench_report.py divides by it.
+BASE="wake=locked,kicked_list=off,flush=each"
+WAKE_VARIANTS="$BASE wake=wakeq,kicked_list=on,flush=each wake=claim,kicked_list=off,flush=each"
+FLUSH_VARIANTS="$BASE wake=locked,kicked_list=off,flush=coalesce wake=locked,kicked_list=off,flush=active"
+SCOPES="cpu smt cache_shard cache numa system"
+
+n() { # n BASE: BASE items scaled (and shrunk for --quick)
+	local v=$(($1 * scale))
+
+	[ $quick = 1 ] && v=$(((v + 3) / 4))
+	echo $((v > 0 ? v : 1))
+}
+
+# suite BOOT: the spec lines of one boot, variants interleaved per rep
+suite() {
+	local boot=$1 v scope type
+	local cpus="threads=0"
+
+	echo "# fwq_bench suite, boot $boot, $reps reps, scale $scale"
+	for _ in $(seq 1 "$reps"); do
+		case $boot in
+		enq|local)
+			for scope in $SCOPES; do
+				for v in $WAKE_VARIANTS; do
+					echo "scenario=s1 $cpus scope=$scope variant=$v items=$(n 400) label=$boot"
+				done
+			done
+			echo "scenario=s1 $cpus target=kwq items=$(n 400) label=$boot"
+			for v in $WAKE_VARIANTS; do
+				echo "scenario=s2 $cpus scope=cache variant=$v batch=16 items=$(n 800) label=$boot"
+			done
+			echo "scenario=s2 $cpus target=kwq batch=16 items=$(n 800) label=$boot"
+			for v in $WAKE_VARIANTS; do
+				echo "scenario=s3 $cpus scope=cache variant=$v items=$(n 400) label=$boot"
+			done
+			;;
+		esac
+		case $boot in
+		p*|local)
+			for type in percpu unbound; do
+				for v in $FLUSH_VARIANTS; do
+					echo "scenario=s4a type=$type variant=$v items=$(n 400) label=$boot"
+				done
+				echo "scenario=s4a type=$type target=kwq items=$(n 400) label=$boot"
+			done
+			;;
+		esac
+		case $boot in
+		p192|local)
+			for type in percpu unbound; do
+				for v in $FLUSH_VARIANTS; do
+					echo "scenario=s4b type=$type threads=16 variant=$v items=$(n 30) label=$boot"
+				done
+				echo "scenario=s4b type=$type threads=16 target=kwq items=$(n 30) label=$boot"
+			done
+			for type in percpu unbound; do
+				for v in $FLUSH_VARIANTS; do
+					echo "scenario=s4c type=$type threads=2 variant=$v items=$(n 100) label=$boot"
+				done
+				echo "scenario=s4c type=$type threads=2 target=kwq items=$(n 100) label=$boot"
+			done
+			for v in $FLUSH_VARIANTS; do
+				echo "scenario=s5 threads=16 work_us=50 variant=$v items=$(n 20) label=$boot"
+			done
+			echo "scenario=s5 threads=16 work_us=50 target=kwq items=$(n 20) label=$boot"
+			for v in $FLUSH_VARIANTS; do
+				echo "scenario=s6 threads=16 wqs=4 variant=$v items=$(n 30) label=$boot"
+			done
+			echo "scenario=s6 threads=16 wqs=4 target=kwq items=$(n 30) label=$boot"
+			;;
+		esac
+	done
+}
+
+progress() { # progress LABEL DONE TOTAL START
+	local el=$(( $(date +%s) - $4 ))
+
+	printf '\rfwq: bench %-5s %4d/%d runs  %3ds ' "$1" "$2" "$3" "$el" >&2
+}
+
+count_runs() {
+	grep -c '^{"schema":"fwq_bench/1"' "$1" 2>/dev/null || true
+}
+
+run_local() {
+	local specs=$out/local.specs total start pid
+
+	[ "$(id -u)" = 0 ] || fwq_die 2 "--local needs root"
+	BENCH_DIR=/sys/kernel/debug/fwq_bench
+	if [ ! -d /sys/kernel/debug/fwq ] && [ ! -d $BENCH_DIR ]; then
+		mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+	fi
+	if [ ! -d $BENCH_DIR ]; then
+		fwq_log "fwq_bench not loaded: loading src/fwq.ko and bench/fwq_bench.ko from the tree"
+		lsmod | grep -q '^fwq ' || insmod "$FWQ_TOP/src/fwq.ko" ||
+			fwq_die 2 "cannot load fwq.ko"
+		insmod "$FWQ_TOP/bench/fwq_bench.ko" || fwq_die 2 "cannot load fwq_bench.ko"
+	fi
+	suite local > "$specs"
+	total=$(grep -vc '^#' "$specs")
+	start=$(date +%s)
+	fwq_log "running $total specs on $(nproc) CPUs; results in $out"
+	(
+		# shellcheck source=scripts/bench-driver.sh
+		. "$FWQ_TOP/scripts/bench-driver.sh"
+		# shellcheck disable=SC2317 # called by bench_drive
+		bench_emit() { printf '%s\n' "$1"; }
+		bench_drive < "$specs"
+	) > "$out/results.txt" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		progress local "$(count_runs "$out/results.txt")" "$total" "$start"
+		sleep 2
+	done
+	wait "$pid"
+	echo >&2
+	grep '^{"schema":"fwq_bench/1"' "$out/results.txt" >> "$out/results.jsonl"
+	grep '^bench-error' "$out/results.txt" >&2 || true
+}
+
+# run_boot BOOT: one VM boot running that boot's suite
+run_boot() {
+	local boot=$1
+	local append="" specs=$out/$boot.specs plan=$out/$boot.plan
+	local total start pid rc limit vmout=$out/vm-$boot
+
+	case $boot in
+	enq) ;;
+	p[0-9]*) append="possible_cpus=${boot#p}" ;;
+	*) fwq_die 2 "unknown boot '$boot' (enq p8 p64 p192, or pN)" ;;
+	esac
+	suite "$boot" > "$specs"
+	total=$(grep -vc '^#' "$specs")
+	# generous: the host is shared and TCG speed varies
+	limit=$((300 + total * 6 * scale))
+	{
+		echo "# fwq_bench suite plan for boot $boot (generated by scripts/bench.sh)"
+		echo "cat > /tmp/bench-driver.sh <<'FWQ_BENCH_EOF'"
+		cat "$FWQ_TOP/scripts/bench-driver.sh"
+		echo "bench_emit() { fwq_result \"\$1\"; }"
+		echo "FWQ_BENCH_EOF"
+		echo "cat > /tmp/bench.specs <<'FWQ_BENCH_EOF'"
+		cat "$specs"
+		echo "FWQ_BENCH_EOF"
+		echo "fwq_step load_fwq 60 insmod \"\$FWQ_MODDIR/fwq.ko\""
+		echo "fwq_step load_fwq_bench 60 insmod \"\$FWQ_MODDIR/fwq_bench.ko\""
+		echo "fwq_result \"bench-targets: \$(cat /sys/kernel/debug/fwq_bench/targets)\""
+		echo "fwq_step bench_$boot $limit sh -c '. /tmp/bench-driver.sh && bench_drive < /tmp/bench.specs'"
+		echo "fwq_step unload_fwq_bench 60 rmmod fwq_bench"
+		echo "fwq_step unload_fwq 60 rmmod fwq"
+	} > "$plan"
+
+	fwq_log "boot $boot${append:+ ($append)}: $total runs"
+	start=$(date +%s)
+	FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --preset small --plan "$plan" \
+		--timeout $((limit + 120)) --out "$vmout" ${append:+--append "$append"} \
+		> "$out/vm-$boot.log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		progress "$boot" "$(count_runs "$vmout/results.txt")" "$total" "$start"
+		sleep 3
+	done
+	wait "$pid"
+	rc=$?
+	progress "$boot" "$(count_runs "$vmout/results.txt")" "$total" "$start"
+	echo >&2
+	tr -d '\r' < "$vmout/results.txt" | grep '^{"schema":"fwq_bench/1"' >> "$out/results.jsonl"
+	tr -d '\r' < "$vmout/results.txt" | grep -E '^bench-(error|targets)' | sed "s/^/fwq: $boot: /" >&2
+	if [ $rc -ne 0 ]; then
+		fwq_log "boot $boot: $(tail -n 1 "$out/vm-$boot.log")"
+		failed="$failed $boot"
+	fi
+}
+
+failed=
+t0=$(date +%s)
+if [ $local_mode = 1 ]; then
+	run_local
+else
+	"$FWQ_TOP/scripts/deps.sh" >&2 || fwq_die 2 "dependency installation failed"
+	make -C "$FWQ_TOP" modules > "$out/build.log" 2>&1 ||
+		{ tail -n 30 "$out/build.log" >&2; fwq_die 2 "build failed (see $out/build.log)"; }
+	for b in $boots; do
+		run_boot "$b"
+	done
+fi
+
+python3 "$FWQ_TOP/scripts/bench_report.py" "$out" || fwq_die 1 "report failed"
+fwq_log "bench finished in $(( $(date +%s) - t0 ))s: $out"
+if [ -n "$failed" ]; then
+	fwq_log "boots with failures:$failed (results above are partial; see $out/vm-*/)"
+	exit 1
+fi
