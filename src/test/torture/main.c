@@ -168,7 +168,7 @@ static void tt_print_stats(bool final)
 		mark = " !!!";
 	else if (atomic_read(&tt_stats.anomalies))
 		mark = " ???";
-	pr_alert("ver: %lu ops: %llu queued: %llu ran: %llu cancelled: %llu flush_wq: %llu flush_work: %llu flush_checked: %llu flush_skipped: %llu exact: %llu set_max_active: %llu churn: %llu onoff: %d/%d ebusy: %d fail: %d anomalies: %d%s\n",
+	pr_alert("ver: %lu ops: %llu queued: %llu ran: %llu cancelled: %llu flush_wq: %llu flush_work: %llu flush_checked: %llu flush_skipped: %llu exact: %llu order: %llu set_max_active: %llu churn: %llu onoff: %d/%d ebusy: %d fail: %d anomalies: %d%s\n",
 		 ++tt_ver, atomic64_read(&tt_stats.ops),
 		 atomic64_read(&tt_stats.queued), ran,
 		 atomic64_read(&tt_stats.cancelled),
@@ -177,6 +177,7 @@ static void tt_print_stats(bool final)
 		 atomic64_read(&tt_stats.flush_checked),
 		 atomic64_read(&tt_stats.flush_skipped),
 		 atomic64_read(&tt_stats.exact_checks),
+		 atomic64_read(&tt_stats.order_checks),
 		 atomic64_read(&tt_stats.set_max_active),
 		 atomic64_read(&tt_stats.churn_cycles),
 		 atomic_read(&tt_stats.onoff_ok),

@@ -58,12 +58,19 @@ static void tt_work_fn(struct fwq_work *work)
 	if (tw->ordered) {
 		if (a > 1)
 			tt_fail("ordered wq: %d items active\n", a);
-		spin_lock_irqsave(&tw->olock, flags);
-		if (it->oseq <= tw->last_seq)
-			tt_fail("ordered wq: item seq %llu ran after %llu\n",
-				it->oseq, tw->last_seq);
-		tw->last_seq = it->oseq;
-		spin_unlock_irqrestore(&tw->olock, flags);
+		/*
+		 * Only probes carry a trustworthy number: any other item may
+		 * be queued again between its dispatch and this read.
+		 */
+		if (it->kind == TT_PROBE) {
+			spin_lock_irqsave(&tw->olock, flags);
+			if (it->oseq <= tw->last_seq)
+				tt_fail("ordered wq: probe seq %llu ran after %llu\n",
+					it->oseq, tw->last_seq);
+			tw->last_seq = it->oseq;
+			spin_unlock_irqrestore(&tw->olock, flags);
+			atomic64_inc(&tt_stats.order_checks);
+		}
 	} else if (tw->percpu) {
 		c = atomic_inc_return(&tw->active_cpu[it->home_cpu]);
 		if (c > tt_limit(tw))
@@ -106,6 +113,8 @@ static void tt_work_fn(struct fwq_work *work)
 	atomic_inc(&it->nrun);
 	atomic64_inc(&tt_stats.ran);
 	atomic_dec(&it->running);
+	if (it->kind == TT_PROBE)
+		atomic_set_release(&it->busy, 0);
 }
 
 int tt_random_online_cpu(struct rnd_state *rs)
@@ -169,7 +178,7 @@ bool tt_queue(struct tt_item *it, enum tt_how how, unsigned long delay,
 						  &it->dw.work);
 		else
 			ret = fwq_queue_work(wq, &it->dw.work);
-		if (ret)
+		if (ret && it->kind == TT_PROBE)
 			it->oseq = ++tw->qseq;
 		spin_unlock_irqrestore(&tw->olock, flags);
 		counted = ret;
@@ -431,12 +440,16 @@ void tt_item_init(struct tt_item *it, struct tt_wq *tw, enum tt_kind kind,
 
 /* ---- shared workqueues, producers, flushers ---------------------------- */
 
+#define TT_PROBES	4
+
 struct tt_producer {
 	struct task_struct *task;
 	int id;
 	u32 seed;
 	struct tt_item items[TT_ITEMS_PER_PRODUCER];
 	struct tt_item chained[TT_ITEMS_PER_PRODUCER / 4];
+	struct tt_item probes[TT_PROBES];	/* on the ordered wq, if any */
+	int nr_probes;
 	u64 ops;
 	u64 last_ops;
 };
@@ -469,8 +482,15 @@ static void tt_producer_op(struct tt_producer *p, struct rnd_state *rs)
 	} else if (op < 80) {
 		tt_cancel(it, true);
 		tt_check_exact(it, "cancel_sync");
-	} else if (op < 90) {
+	} else if (op < 85) {
 		tt_flush_item_checked(it);
+	} else if (op < 90) {
+		/* ordering probes: each queued only once its last run ended */
+		int i;
+
+		for (i = 0; i < p->nr_probes; i++)
+			if (!atomic_xchg(&p->probes[i].busy, 1))
+				tt_queue(&p->probes[i], TTQ_LOCAL, 0, rs);
 	} else {
 		/* a burst on one item's workqueue */
 		int i;
@@ -703,6 +723,14 @@ int tt_stress_start(int nproducers, int nflushers, int nchurn, u32 seed,
 			if (kind != TT_DELAYED)
 				tw->items[tw->nr_items++] = &p->items[j];
 		}
+		for (k = 0; k < tt_nr_wqs; k++) {
+			if (!tt_wqs[k].ordered)
+				continue;
+			for (j = 0; j < TT_PROBES; j++)
+				tt_item_init(&p->probes[j], &tt_wqs[k],
+					     TT_PROBE, 0);
+			p->nr_probes = TT_PROBES;
+		}
 		/* every fourth immediate item feeds a chained item */
 		for (k = 0; k < TT_ITEMS_PER_PRODUCER / 4; k++) {
 			struct tt_item *head = &p->items[4 * k];
@@ -784,6 +812,8 @@ void tt_stress_stop(void)
 				tt_check_exact(&p->items[j], "end of test");
 			for (j = 0; j < TT_ITEMS_PER_PRODUCER / 4; j++)
 				tt_check_exact(&p->chained[j], "end of test");
+			for (j = 0; j < p->nr_probes; j++)
+				tt_check_exact(&p->probes[j], "end of test");
 		}
 	}
 	for (i = 0; i < tt_nr_wqs; i++) {

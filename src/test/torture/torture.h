@@ -22,6 +22,7 @@ enum tt_kind {
 	TT_IMM,		/* queue/queue_on/queue_node, cancel_work(_sync) */
 	TT_DELAYED,	/* delayed/mod, cancel_delayed_work(_sync) */
 	TT_CHAINED,	/* only ever queued by another item's function */
+	TT_PROBE,	/* ordered wqs: queued only when idle, order-checked */
 };
 
 /* kinds of torture workqueue */
@@ -48,8 +49,8 @@ struct tt_item;
  * @hwm: highest @active seen
  * @active_cpu: per home CPU active count (per-CPU workqueues)
  * @olock: ordered workqueues: queueing and sequence assignment, atomically
- * @qseq: ordered: last sequence number handed out (under @olock)
- * @last_seq: ordered: sequence of the last item that started (under @olock)
+ * @qseq: ordered: last probe sequence number handed out (under @olock)
+ * @last_seq: ordered: sequence of the last probe that started (under @olock)
  * @items: the items queued only immediately (TT_IMM, TT_CHAINED), for the
  *	flush coverage check
  * @nr_items: entries in @items
@@ -94,7 +95,8 @@ struct tt_item {
 	atomic_t cancel_gen;
 	atomic_t requeue_budget;
 	atomic_t chain_budget;
-	u64 oseq;			/* ordered: under tw->olock */
+	u64 oseq;			/* probes: under tw->olock */
+	atomic_t busy;			/* probes: queued, not yet finished */
 	u32 payload;			/* delay pattern */
 };
 
@@ -120,6 +122,7 @@ struct tt_stats {
 	atomic64_t set_max_active;
 	atomic64_t churn_cycles;
 	atomic64_t exact_checks;
+	atomic64_t order_checks;		/* ordered-wq probe runs */
 	atomic64_t ops;
 	atomic_t fail;			/* invariant violations (!!!) */
 	atomic_t anomalies;		/* suspicious, not failures (???) */
