@@ -5,13 +5,12 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/compiler_types.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/compiler_attributes.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/compiler-gcc.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/debugfs.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/fs.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/linkage.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/compiler_types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/stringify.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/export.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/cpu.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/node.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/device.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/dev_printk.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/compiler.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/compiler_types.h \
  arch/x86/include/generated/asm/rwonce.h \
  /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/rwonce.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/kasan-checks.h \
@@ -31,38 +30,14 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/posix_types_64.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/posix_types.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/kcsan-checks.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/linkage.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/ibt.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/wait_bit.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/wait.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/list.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/container_of.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/build_bug.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/err.h \
- arch/x86/include/generated/uapi/asm/errno.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/errno.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/errno-base.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/poison.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/ratelimit.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/ratelimit_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/bits.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/const.h \
  /usr/src/linux-headers-6.1.0-57-common/include/vdso/const.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/const.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/barrier.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/alternative.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/asm.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/extable_fixup_types.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/bug.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/instrumentation.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/objtool.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/bug.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/once_lite.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/panic.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/printk.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/stdarg.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/init.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/kern_levels.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/ratelimit_types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/bits.h \
  /usr/src/linux-headers-6.1.0-57-common/include/vdso/bits.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/build_bug.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/param.h \
  arch/x86/include/generated/uapi/asm/param.h \
  /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/param.h \
@@ -79,29 +54,52 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/swab.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/byteorder/generic.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/lockdep_types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/dynamic_debug.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/jump_label.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/jump_label.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/nops.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/barrier.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/spinlock.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/typecheck.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/preempt.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/cleanup.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/preempt.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/rmwcc.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sched.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/sched.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/current.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/percpu.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/kernel.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/stdarg.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/align.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/array_size.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/limits.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/limits.h \
  /usr/src/linux-headers-6.1.0-57-common/include/vdso/limits.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/linkage.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/stringify.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/export.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/linkage.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/ibt.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/container_of.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/err.h \
+ arch/x86/include/generated/uapi/asm/errno.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/errno.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/errno-base.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/bitops.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/typecheck.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/kernel.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/sysinfo.h \
  /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/bitops/generic-non-atomic.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/barrier.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/alternative.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/asm.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/extable_fixup_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/bug.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/instrumentation.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/objtool.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/bug.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/once_lite.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/panic.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/printk.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/init.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kern_levels.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/dynamic_debug.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/jump_label.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/jump_label.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/nops.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/barrier.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/bitops.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/rmwcc.h \
  /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/bitops/sched.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/arch_hweight.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/cpufeatures.h \
@@ -126,67 +124,11 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/percpu.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/threads.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/percpu-defs.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/thread_info.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/bug.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/restart_block.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/time64.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/math64.h \
- /usr/src/linux-headers-6.1.0-57-common/include/vdso/math64.h \
- /usr/src/linux-headers-6.1.0-57-common/include/vdso/time64.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/time.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/time_types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/errno.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/errno.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/current.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/thread_info.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/page.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/page_types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/mem_encrypt.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/mem_encrypt.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/cc_platform.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/page_64_types.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/kaslr.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/page_64.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/range.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/memory_model.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/pfn.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/getorder.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/cpufeature.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/processor.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/processor-flags.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/processor-flags.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/math_emu.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/ptrace.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/segment.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/cache.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/ptrace.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/ptrace-abi.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/paravirt_types.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/desc_defs.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/pgtable_types.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/pgtable_64_types.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/sparsemem.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/nospec-branch.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/static_key.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/msr-index.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/unwind_hints.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/orc_types.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/GEN-for-each-reg.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/proto.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/ldt.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/sigcontext.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/msr.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/msr-index.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/cpumask.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/cpumask.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/bitmap.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/find.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/string.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/overflow.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/string.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/string.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/string_64.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/fortify-string.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/pid.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rculist.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/list.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/poison.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rcupdate.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/atomic.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/atomic.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/cmpxchg.h \
@@ -195,8 +137,75 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/atomic/atomic-arch-fallback.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/atomic/atomic-long.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/atomic/atomic-instrumented.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/irqflags.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/cleanup.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/irqflags.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/processor-flags.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/processor-flags.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/mem_encrypt.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/mem_encrypt.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/cc_platform.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/nospec-branch.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/static_key.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/msr-index.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/unwind_hints.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/orc_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/GEN-for-each-reg.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/segment.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/cache.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/paravirt.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/pgtable_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/page_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/page_64_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/kaslr.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/pgtable_64_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/sparsemem.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/paravirt_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/desc_defs.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/bug.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/cpumask.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/bitmap.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/find.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/string.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/errno.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/errno.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/overflow.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/string.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/string.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/string_64.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/fortify-string.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/gfp_types.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/numa.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/frame.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/preempt.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/preempt.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/thread_info.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/restart_block.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/time64.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/math64.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/vdso/math64.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/vdso/time64.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/time.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/time_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/thread_info.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/page.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/page_64.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/range.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/memory_model.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/pfn.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/getorder.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/cpufeature.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/processor.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/math_emu.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/ptrace.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/ptrace.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/ptrace-abi.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/proto.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/ldt.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/sigcontext.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/msr.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/msr-index.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/cpumask.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/msr.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/ioctl.h \
  arch/x86/include/generated/uapi/asm/ioctl.h \
@@ -204,11 +213,7 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/ioctl.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/shared/msr.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/tracepoint-defs.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/paravirt.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/frame.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/special_insns.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/irqflags.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/irqflags.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/fpu/types.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/vmxfeatures.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/vdso/processor.h \
@@ -221,6 +226,10 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/smp_types.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/llist.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/smp.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/context_tracking_irq.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rcutree.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/wait.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/spinlock.h \
  arch/x86/include/generated/asm/mmiowb.h \
  /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/mmiowb.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/spinlock_types.h \
@@ -234,28 +243,19 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/spinlock_api_smp.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/rwlock_api_smp.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/wait.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/kdev_t.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/kdev_t.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/dcache.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rculist.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rcupdate.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/context_tracking_irq.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rcutree.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rculist_bl.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/list_bl.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/bit_spinlock.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/seqlock.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/refcount.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sem.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/sem.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/ipc.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/uidgid.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/highuid.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rhashtable-types.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/mutex.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/osq_lock.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/debug_locks.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/lockref.h \
- include/generated/bounds.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/stringhash.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/hash.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/path.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/stat.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/stat.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/stat.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/workqueue.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/timer.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/ktime.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/time.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/time32.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/timex.h \
@@ -264,9 +264,44 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/tsc.h \
  /usr/src/linux-headers-6.1.0-57-common/include/vdso/time32.h \
  /usr/src/linux-headers-6.1.0-57-common/include/vdso/time.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/uidgid.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/highuid.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/list_lru.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/jiffies.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/vdso/jiffies.h \
+ include/generated/timeconst.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/vdso/ktime.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/timekeeping.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/clocksource_ids.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/debugobjects.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/ipc.h \
+ arch/x86/include/generated/uapi/asm/ipcbuf.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/ipcbuf.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/sembuf.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/shm.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/shm.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/hugetlb_encode.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/shmbuf.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/shmbuf.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/shmparam.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kmsan_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/plist.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/hrtimer.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/hrtimer_defs.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rbtree.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rbtree_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/percpu.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/mmdebug.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/seqlock.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/timerqueue.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/seccomp.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/seccomp.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/seccomp.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/unistd.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/unistd.h \
+ arch/x86/include/generated/uapi/asm/unistd_64.h \
+ arch/x86/include/generated/asm/unistd_64_x32.h \
+ arch/x86/include/generated/asm/unistd_32_ia32.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/ia32_unistd.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/seccomp.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/unistd.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/nodemask.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/random.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/once.h \
@@ -274,25 +309,50 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/irqnr.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/irqnr.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/prandom.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/percpu.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/mmdebug.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/archrandom.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/shrinker.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/resource.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/resource.h \
+ arch/x86/include/generated/uapi/asm/resource.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/resource.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/resource.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/latencytop.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/prio.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/types.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/signal_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/signal.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/signal.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/signal.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/signal-defs.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/siginfo.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/siginfo.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/syscall_user_dispatch.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/mm_types_task.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/tlbbatch.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/task_io_accounting.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/posix-timers.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/alarmtimer.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/rseq.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kcsan.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rv.h \
+ arch/x86/include/generated/asm/kmap_size.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/kmap_size.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/energy_model.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kobject.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sysfs.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kernfs.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/idr.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/radix-tree.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/xarray.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/gfp.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/mmzone.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/pageblock-flags.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/page-flags-layout.h \
+ include/generated/bounds.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/mm_types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/mm_types_task.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/tlbbatch.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/auxvec.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/auxvec.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/auxvec.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/kref.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/refcount.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rbtree.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rbtree_types.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/maple_tree.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/rwsem.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/completion.h \
@@ -301,16 +361,6 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/uprobes.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/notifier.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/srcu.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/workqueue.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/timer.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/ktime.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/jiffies.h \
- /usr/src/linux-headers-6.1.0-57-common/include/vdso/jiffies.h \
- include/generated/timeconst.h \
- /usr/src/linux-headers-6.1.0-57-common/include/vdso/ktime.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/timekeeping.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/clocksource_ids.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/debugobjects.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/rcu_segcblist.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/srcutree.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/rcu_node_tree.h \
@@ -342,67 +392,64 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/topology.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/kconfig.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/mm.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/sched.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/sched.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/pid.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/sem.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/sem.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/ipc.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rhashtable-types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/ipc.h \
- arch/x86/include/generated/uapi/asm/ipcbuf.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/ipcbuf.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/sembuf.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/shm.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/shm.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/hugetlb_encode.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/shmbuf.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/shmbuf.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/shmparam.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/kmsan_types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/plist.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/hrtimer.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/hrtimer_defs.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/timerqueue.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/seccomp.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/seccomp.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/seccomp.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/unistd.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/unistd.h \
- arch/x86/include/generated/uapi/asm/unistd_64.h \
- arch/x86/include/generated/asm/unistd_64_x32.h \
- arch/x86/include/generated/asm/unistd_32_ia32.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/ia32_unistd.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/seccomp.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/unistd.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/resource.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/resource.h \
- arch/x86/include/generated/uapi/asm/resource.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/resource.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/resource.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/latencytop.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/prio.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/signal_types.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/signal.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/signal.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/signal.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/signal-defs.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/siginfo.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/asm-generic/siginfo.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/syscall_user_dispatch.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/task_io_accounting.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/posix-timers.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/alarmtimer.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/rseq.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/kcsan.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rv.h \
- arch/x86/include/generated/asm/kmap_size.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/kmap_size.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/sync_core.h \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/sync_core.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/ioasid.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/radix-tree.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kobject_ns.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/stat.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/uapi/asm/stat.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/stat.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/cpufreq.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/topology.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/idle.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/sd_flags.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/ioport.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/klist.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/pm.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/device/bus.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/device/class.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/device/driver.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/module.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/buildid.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kmod.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/umh.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/sysctl.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/sysctl.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/elf.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/elf.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/user.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/user_64.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/fsgsbase.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/syscall.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/audit.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/elf-em.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/vdso.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/elf.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/moduleparam.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rbtree_latch.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/error-injection.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/error-injection.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/module.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/module.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/orc_types.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/device.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/pm_wakeup.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/cpuhotplug.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/debugfs.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/fs.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/wait_bit.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kdev_t.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/kdev_t.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/dcache.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/rculist_bl.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/list_bl.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/bit_spinlock.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/lockref.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/stringhash.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/hash.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/path.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/list_lru.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/shrinker.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/capability.h \
  /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/capability.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/semaphore.h \
@@ -427,12 +474,9 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/uaccess_64.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/cred.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/key.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/sysctl.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/sysctl.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/assoc_array.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/sched/user.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/percpu_counter.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/ratelimit.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/rcu_sync.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/delayed_call.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/uuid.h \
@@ -461,30 +505,9 @@ main.o: /work/main/src/main.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/seq_file.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/string_helpers.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/ctype.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/module.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/buildid.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/kmod.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/umh.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/elf.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/elf.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/user.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/user_64.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/fsgsbase.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/syscall.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/audit.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/elf-em.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/vdso.h \
- /usr/src/linux-headers-6.1.0-57-common/include/uapi/linux/elf.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/kobject.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/sysfs.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/kernfs.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/idr.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/kobject_ns.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/moduleparam.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/rbtree_latch.h \
- /usr/src/linux-headers-6.1.0-57-common/include/linux/error-injection.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/error-injection.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/module.h \
- /usr/src/linux-headers-6.1.0-57-common/include/asm-generic/module.h \
- /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/orc_types.h \
- /work/main/include/fwq/fwq.h
+ /work/main/src/internal.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/hashtable.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/irq_work.h \
+ /usr/src/linux-headers-6.1.0-57-common/arch/x86/include/asm/irq_work.h \
+ /usr/src/linux-headers-6.1.0-57-common/include/linux/kthread.h \
+ /work/main/include/fwq/fwq.h /work/main/src/topology.h
