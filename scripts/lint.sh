@@ -43,12 +43,9 @@ lint_checkpatch() {
 		rm -f "$log"
 		return
 	fi
-	for f in $(c_sources); do
-		if ! perl "$cp" --strict --no-tree --quiet --no-summary \
-			--show-types -f "$f" >> "$log" 2>&1; then
-			rc=1
-		fi
-	done
+	mapfile -t files < <(c_sources)
+	perl "$cp" --strict --no-tree --quiet --no-summary --show-types \
+		-f "${files[@]}" > "$log" 2>&1 || rc=1
 	[ -s "$log" ] && rc=1
 	report checkpatch $rc "$log"
 	rm -f "$log"
