@@ -100,11 +100,16 @@ static bool expect_fail;
 module_param(expect_fail, bool, 0444);
 MODULE_PARM_DESC(expect_fail, "h1/h8: the variant has the hole; pass only if caught");
 
+static bool selfcheck;
+module_param(selfcheck, bool, 0444);
+MODULE_PARM_DESC(selfcheck, "hide one execution from the accounting: the run must FAIL");
+
 int tt_verbose;
 module_param_named(verbose, tt_verbose, int, 0444);
 MODULE_PARM_DESC(verbose, "more log lines");
 
 struct tt_stats tt_stats;
+atomic_t tt_selfcheck_armed;
 bool tt_stopping;
 struct fwq_variant tt_variant;
 
@@ -142,10 +147,11 @@ char tt_vstr[96];
 
 static void tt_print_params(const char *tag)
 {
-	pr_alert("--- %s: mode=%s variant=%s duration=%d stat_interval=%d nproducers=%d nflushers=%d nchurn=%d wq_types=%#x max_active=%d onoff_interval=%d onoff_holdoff=%d stutter=%d seed=%u trials=%d expect_fail=%d verbose=%d fwq=%s\n",
+	pr_alert("--- %s: mode=%s variant=%s duration=%d stat_interval=%d nproducers=%d nflushers=%d nchurn=%d wq_types=%#x max_active=%d onoff_interval=%d onoff_holdoff=%d stutter=%d seed=%u trials=%d expect_fail=%d selfcheck=%d verbose=%d fwq=%s\n",
 		 tag, mode, tt_vstr, duration, stat_interval, nproducers,
 		 nflushers, nchurn, wq_types, max_active, onoff_interval,
-		 onoff_holdoff, stutter, seed, trials, expect_fail, tt_verbose,
+		 onoff_holdoff, stutter, seed, trials, expect_fail, selfcheck,
+		 tt_verbose,
 		 fwq_version());
 }
 
@@ -279,7 +285,7 @@ static int tt_start(void)
 /* stop everything, final checks and the KTAP result; 0 or -EINVAL */
 static int tt_finish(void)
 {
-	char detail[160];
+	char detail[200];
 
 	/* cleanup order: churn threads, CPUs back, workers, final checks */
 	tt_stutter_stop();
@@ -294,7 +300,11 @@ static int tt_finish(void)
 		 atomic_read(&tt_stats.onoff_ok),
 		 atomic_read(&tt_stats.onoff_attempts),
 		 atomic_read(&tt_stats.fail));
-	tt_ktap(!atomic_read(&tt_stats.fail), detail);
+	/* selfcheck: the hidden run must have been caught */
+	if (selfcheck)
+		strlcat(detail, " (selfcheck: failures expected)", sizeof(detail));
+	tt_ktap(selfcheck ? !!atomic_read(&tt_stats.fail) :
+			    !atomic_read(&tt_stats.fail), detail);
 	return atomic_read(&tt_stats.fail) ? -EINVAL : 0;
 }
 
@@ -314,6 +324,7 @@ static int __init fwq_torture_init(void)
 		return ret;
 	if (!seed)
 		seed = get_random_u32() | 1;
+	atomic_set(&tt_selfcheck_armed, selfcheck);
 	fwq_variant_str(&tt_variant, tt_vstr, sizeof(tt_vstr));
 	tt_print_params("Start of test");
 

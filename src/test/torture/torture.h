@@ -132,6 +132,7 @@ struct tt_stats {
 };
 
 extern struct tt_stats tt_stats;
+extern atomic_t tt_selfcheck_armed;	/* selfcheck=1: hide one run */
 extern bool tt_stopping;		/* no more requeue/chain from items */
 extern struct fwq_variant tt_variant;
 extern int tt_verbose;
