@@ -89,6 +89,25 @@ fwq_step() {
 	return $_rc
 }
 
+# fwq_read_debugfs DIR: read every readable file under DIR (a debugfs
+# directory); fails, naming the file, if any read fails or nothing was read.
+fwq_read_debugfs() {
+	local _f _mode _n=0 _bad=0
+
+	for _f in $(find "$1" -type f | sort); do
+		_mode=$(stat -c %a "$_f")
+		[ $(( 0$_mode & 0444 )) -ne 0 ] || continue
+		if cat "$_f" > /dev/null; then
+			_n=$((_n + 1))
+		else
+			echo "read failed: $_f"
+			_bad=1
+		fi
+	done
+	echo "read $_n files under $1"
+	[ $_bad -eq 0 ] && [ $_n -gt 0 ]
+}
+
 # fwq_cpus_cycle: offline, then online, every CPU but 0 (those that can).
 fwq_cpus_cycle() {
 	for _c in /sys/devices/system/cpu/cpu[0-9]*; do

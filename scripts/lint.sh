@@ -34,7 +34,7 @@ c_sources() {
 }
 
 lint_checkpatch() {
-	local cp log rc=0 f
+	local cp log rc=0 files
 
 	log=$(mktemp)
 	if ! cp=$("$FWQ_TOP/scripts/get-checkpatch.sh"); then
