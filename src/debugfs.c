@@ -56,6 +56,7 @@ static int fwq_version_show(struct seq_file *m, void *v)
 	seq_printf(m, "%s\n", fwq_version());
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(version);
 
 static int fwq_stats_file_show(struct seq_file *m, void *v)
@@ -63,6 +64,7 @@ static int fwq_stats_file_show(struct seq_file *m, void *v)
 	fwq_stats_show(m);
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(stats_file);
 
 static int fwq_pools_file_show(struct seq_file *m, void *v)
@@ -70,6 +72,7 @@ static int fwq_pools_file_show(struct seq_file *m, void *v)
 	fwq_pools_show(m);
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(pools_file);
 
 static int fwq_pods_show(struct seq_file *m, void *v)
@@ -77,6 +80,7 @@ static int fwq_pods_show(struct seq_file *m, void *v)
 	fwq_topology_show(m);
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(pods);
 
 static int fwq_wqs_file_show(struct seq_file *m, void *v)
@@ -84,6 +88,7 @@ static int fwq_wqs_file_show(struct seq_file *m, void *v)
 	fwq_wqs_show(m);
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(wqs_file);
 
 static int fwq_nr_active_file_show(struct seq_file *m, void *v)
@@ -91,6 +96,7 @@ static int fwq_nr_active_file_show(struct seq_file *m, void *v)
 	fwq_nr_active_show(m);
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(nr_active_file);
 
 static int fwq_variants_show(struct seq_file *m, void *v)
@@ -114,6 +120,7 @@ static int fwq_variants_show(struct seq_file *m, void *v)
 			}
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(variants);
 
 static int fwq_debug_counters_show(struct seq_file *m, void *v)
@@ -128,6 +135,7 @@ static int fwq_debug_counters_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %llu\n", names[i], fwq_debug_counter(names[i]));
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(debug_counters);
 
 static void fwq_check_pool(struct fwq_pool *pool)
@@ -143,8 +151,8 @@ static int fwq_check_show(struct seq_file *m, void *v)
 
 	mutex_lock(&fwq_pool_mutex);
 	for_each_possible_cpu(cpu)
-		fwq_for_each_cpu_pool(cpu, fwq_check_pool);
-	fwq_for_each_unbound_pool(fwq_check_pool);
+		fwq_cpu_pools_apply(cpu, fwq_check_pool);
+	fwq_unbound_pools_apply(fwq_check_pool);
 	mutex_unlock(&fwq_pool_mutex);
 	seq_printf(m, "consistency_errors=%lld misuse=%lld deferred_issue_under_lock=%lld\n",
 		   atomic64_read(&fwq_consistency_errors),
@@ -152,6 +160,7 @@ static int fwq_check_show(struct seq_file *m, void *v)
 		   atomic64_read(&fwq_deferred_under_lock));
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(check);
 
 /* writable unsigned knobs with a range */
@@ -245,6 +254,7 @@ static int fwq_lockstat_dump_show(struct seq_file *m, void *v)
 	kfree(ls);
 	return 0;
 }
+
 FWQ_DEBUGFS_RO(lockstat_dump);
 
 void fwq_debugfs_init(void)

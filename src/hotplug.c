@@ -46,7 +46,7 @@ static void fwq_pool_prepare_worker(struct fwq_pool *pool)
 static int fwq_cpu_prepare(unsigned int cpu)
 {
 	mutex_lock(&fwq_pool_mutex);
-	fwq_for_each_cpu_pool(cpu, fwq_pool_prepare_worker);
+	fwq_cpu_pools_apply(cpu, fwq_pool_prepare_worker);
 	mutex_unlock(&fwq_pool_mutex);
 	return 0;
 }
@@ -145,9 +145,9 @@ static int fwq_cpu_online(unsigned int cpu)
 {
 	mutex_lock(&fwq_pool_mutex);
 	cpumask_set_cpu(cpu, fwq_online_cpumask);
-	fwq_for_each_cpu_pool(cpu, fwq_rebind_workers);
+	fwq_cpu_pools_apply(cpu, fwq_rebind_workers);
 	fwq_hp_cpu = cpu;
-	fwq_for_each_unbound_pool(fwq_restore_unbound_workers);
+	fwq_unbound_pools_apply(fwq_restore_unbound_workers);
 	fwq_update_unbound_wqs(cpu, -1);
 	mutex_unlock(&fwq_pool_mutex);
 	return 0;
@@ -156,7 +156,7 @@ static int fwq_cpu_online(unsigned int cpu)
 static int fwq_cpu_offline(unsigned int cpu)
 {
 	mutex_lock(&fwq_pool_mutex);
-	fwq_for_each_cpu_pool(cpu, fwq_unbind_workers);
+	fwq_cpu_pools_apply(cpu, fwq_unbind_workers);
 	fwq_update_unbound_wqs(cpu, cpu);
 	cpumask_clear_cpu(cpu, fwq_online_cpumask);
 	mutex_unlock(&fwq_pool_mutex);

@@ -602,6 +602,7 @@ int fwq_rescuer_thread(void *data);
 struct fwq_worker *fwq_current_worker(void);
 
 /* pool.c */
+typedef void (*fwq_pool_fn)(struct fwq_pool *pool);
 int fwq_create_worker(struct fwq_pool *pool);
 void fwq_worker_attach_to_pool(struct fwq_worker *worker,
 			       struct fwq_pool *pool);
@@ -616,8 +617,8 @@ void fwq_pools_exit(void);
 int fwq_pool_attrs_alloc(struct fwq_pool_attrs *attrs);
 void fwq_pool_attrs_free(struct fwq_pool_attrs *attrs);
 void fwq_pool_allowed_cpus(struct fwq_pool *pool, struct cpumask *mask);
-void fwq_for_each_cpu_pool(int cpu, void (*fn)(struct fwq_pool *pool));
-void fwq_for_each_unbound_pool(void (*fn)(struct fwq_pool *pool));
+void fwq_cpu_pools_apply(int cpu, fwq_pool_fn fn);
+void fwq_unbound_pools_apply(fwq_pool_fn fn);
 void fwq_pools_show(struct seq_file *m);
 void fwq_pool_mayday_timeout(struct timer_list *t);
 void fwq_pool_sanity(struct fwq_pool *pool);

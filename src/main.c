@@ -32,7 +32,9 @@
 
 #include "internal.h"
 
+/* pools, the pool idr, fwq_workqueues, fwq_online_cpumask */
 DEFINE_MUTEX(fwq_pool_mutex);
+/* worker attach/detach to pools (pool->workers) */
 DEFINE_MUTEX(fwq_pool_attach_mutex);
 DEFINE_RAW_SPINLOCK(fwq_mayday_lock);
 LIST_HEAD(fwq_workqueues);

@@ -716,7 +716,7 @@ fail:
 	return -ENOMEM;
 }
 
-void fwq_for_each_cpu_pool(int cpu, void (*fn)(struct fwq_pool *pool))
+void fwq_cpu_pools_apply(int cpu, fwq_pool_fn fn)
 {
 	int idx, i;
 
@@ -729,7 +729,7 @@ void fwq_for_each_cpu_pool(int cpu, void (*fn)(struct fwq_pool *pool))
 	}
 }
 
-void fwq_for_each_unbound_pool(void (*fn)(struct fwq_pool *pool))
+void fwq_unbound_pools_apply(fwq_pool_fn fn)
 {
 	struct fwq_pool *pool;
 	int bkt;

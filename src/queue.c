@@ -36,7 +36,7 @@ void fwq_set_work_pool_and_clear_pending(struct fwq_work *work, int pool_id,
 	 */
 	smp_wmb();
 	atomic_long_set(&work->data, fwq_mk_offq(pool_id, disable));
-	smp_mb();
+	smp_mb();	/* the clear before the function's loads, see above */
 }
 
 /**
@@ -545,7 +545,8 @@ bool __fwq_queue_delayed_work(int cpu, struct fwq_workqueue *wq,
 		pr_err_ratelimited("bad delayed work %ps: not initialized with FWQ_INIT_DELAYED_WORK or already armed\n",
 				   work->func);
 		fwq_set_work_pool_and_clear_pending(work,
-				fwq_offq_pool_id(fwq_work_data(work)), 0);
+						    fwq_offq_pool_id(fwq_work_data(work)),
+						    0);
 		return false;
 	}
 

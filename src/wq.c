@@ -574,7 +574,7 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 
 	wq->flags = flags;
 	wq->saved_max_active = max_active;
-	wq->saved_min_active = min(max_active, (int)FWQ_MIN_ACTIVE);
+	wq->saved_min_active = min_t(int, max_active, FWQ_MIN_ACTIVE);
 	wq->max_active = max_active;
 	wq->min_active = wq->saved_min_active;
 	mutex_init(&wq->mutex);
