@@ -516,15 +516,16 @@ static int bench_setup_threads(struct bench_run *run)
 		if (ret)
 			return ret;
 	}
+	/* S4c: one queuer per placement CPU after the flushers */
 	i = n;
 	for_each_cpu(cpu, m) {
+		if (i == n + nq)
+			break;
 		ret = bench_thread_setup(run, i++, cpu, dense_queue_fn,
 					 &run->wq[0], 8, 0,
 					 BENCH_QUEUER_SAMPLES);
 		if (ret)
 			return ret;
-		if (i == n + nq)
-			break;
 	}
 	atomic_set(&run->flushers_left, n);
 	return 0;

@@ -318,7 +318,7 @@ def plots(data, outdir):
     plotdir = os.path.join(outdir, "plots")
     os.makedirs(plotdir, exist_ok=True)
     made = []
-    term = "set terminal pngcairo size 1200,500 font ',10'\n"
+    term = "set terminal pngcairo noenhanced size 1200,500 font ',10'\n"
 
     # 1. enqueue throughput and p95 per scope per wake variant
     variants = []
@@ -366,7 +366,7 @@ def plots(data, outdir):
                     row += [pick(data, "s4a", "lock_cycles_per_flush", v, t, ncpu=n) for v in fvars]
                     f.write(f"{n} " + " ".join("NaN" if x is None else str(x) for x in row) + "\n")
         s = term.replace("1200,500", "1200,900") + "set output 'flush_scaling.png'\n"
-        s += "set multiplot layout 2,2 title 'S4a idle flush against possible CPUs (nr\\_cpu\\_ids)'\n"
+        s += "set multiplot layout 2,2 title 'S4a idle flush against possible CPUs (nr_cpu_ids)'\n"
         s += "set grid\nset logscale x 2\nset xlabel 'possible CPUs'\nset key top right\n"
         for t in ("percpu", "unbound"):
             s += f"set title '{t}: flushes/s'\nset logscale y\nset ylabel 'flushes/s'\n"
@@ -403,7 +403,7 @@ def plots(data, outdir):
                     f.write(f"{max(v, 1)} {i * 0.05:.2f}\n")
                 f.write("\n\n")
         s = term.replace("1200,500", "900,600") + "set output 's5_cdf.png'\n"
-        s += "set title 'S5 XFS CIL: flush\\_workqueue latency CDF'\nset grid\nset logscale x\n"
+        s += "set title 'S5 XFS CIL: flush_workqueue latency CDF'\nset grid\nset logscale x\n"
         s += "set xlabel 'flush latency (ns)'\nset ylabel 'fraction of flushes'\nset key bottom right\n"
         s += "plot " + ", ".join(
             f"'s5_cdf.dat' index {i} u 1:2 w lp t '{vn} ({n} CPUs)'"
@@ -472,6 +472,15 @@ def main():
         f.write(tab + "\n\n" + cl + "\n\n")
         for p in made:
             f.write(f"![{p}]({p})\n\n")
+        crashes = os.path.join(outdir, "crashes.txt")
+        if os.path.exists(crashes):
+            f.write("## Runs that crashed the guest\n\nThe guest kernel crashed or hung during these "
+                    "specs; the remaining runs of the same variant in that boot were skipped "
+                    "(see vm-*/console.log):\n\n")
+            with open(crashes) as c:
+                for line in c:
+                    f.write(f"- `{line.strip()}`\n")
+            f.write("\n")
         f.write(NOTES)
     print(f"bench_report: wrote {outdir}/summary.md, table.txt, results.jsonl"
           + (", " + ", ".join(made) if made else ""), file=sys.stderr)
