@@ -197,7 +197,15 @@ bool fwqt_thread_join(struct fwq_ktap_test *t, struct fwqt_thread *th,
 		ok = false;
 		if (unstick)
 			unstick(unstick_arg);
-		/* The thread runs our code: it must finish before we go on. */
+		/*
+		 * The thread runs our code: it must finish before we go on,
+		 * or it would return into a freed module. If fwq never lets
+		 * it return, this is where the run ends (hung task).
+		 */
+		if (!wait_for_completion_timeout(&th->done,
+						 msecs_to_jiffies(FWQT_HANG_MS)))
+			fwq_ktap_diag("%s: %s is stuck inside fwq; waiting for it without bound",
+				      t->name, what);
 		wait_for_completion(&th->done);
 	}
 	kthread_stop(th->task);

@@ -23,8 +23,13 @@
 #include <fwq/fwq.h>
 #include <fwq/ktap.h>
 
-/* Hang guard for any single wait, in ms. TCG is slow; keep it generous. */
+/*
+ * Hang guard for any single wait, in ms. TCG is slow; keep it generous.
+ * Mutation runs (a deliberately broken fwq.ko) may build with a shorter one.
+ */
+#ifndef FWQT_HANG_MS
 #define FWQT_HANG_MS		30000
+#endif
 
 /*
  * Variant axes. A case that exercises a path lists the axes that touch it
