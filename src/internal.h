@@ -670,8 +670,8 @@ void fwq_hotplug_exit(void);
 /* debugfs.c, stats.c */
 void fwq_debugfs_init(void);
 DECLARE_STATIC_KEY_FALSE(fwq_lockstat_key);
-void fwq_lockstat_record(enum fwq_lockstat_path path, u64 wait_ns,
-			 u64 hold_ns);
+void fwq_lockstat_record(enum fwq_lockstat_path path, s64 wait_ns,
+			 s64 hold_ns);
 void fwq_lockstat_wakeup_locked(enum fwq_lockstat_path path);
 void fwq_stats_show(struct seq_file *m);
 

@@ -546,6 +546,9 @@ static void fwq_pool_destroy_workers(struct fwq_pool *pool)
 
 	/* become the manager: no worker is created from here on */
 	wait_event(fwq_manager_wait, fwq_pool_claim_manager(pool));
+	/* a cull that started before POOL_DYING may still create a worker */
+	del_timer_sync(&pool->idle_timer);
+	cancel_work_sync(&pool->idle_cull_work);
 
 	mutex_lock(&fwq_pool_attach_mutex);
 	fwq_pool_lock_irq(pool);

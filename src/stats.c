@@ -23,14 +23,20 @@ static unsigned int fwq_ls_bucket(u64 ns)
 	return min_t(unsigned int, b, FWQ_LOCKSTAT_BUCKETS - 1);
 }
 
-/* IRQs are off at every caller (under or right after pool->lock) */
-void fwq_lockstat_record(enum fwq_lockstat_path path, u64 wait_ns,
-			 u64 hold_ns)
+/*
+ * IRQs are off at every caller (under or right after pool->lock). A negative
+ * value means "not measured here" (the chain path records its wait, the
+ * relock after the work function, separately from its hold).
+ */
+void fwq_lockstat_record(enum fwq_lockstat_path path, s64 wait_ns,
+			 s64 hold_ns)
 {
 	struct fwq_lockstat *ls = this_cpu_ptr(&fwq_lockstat_pcpu);
 
-	ls->wait[path][fwq_ls_bucket(wait_ns)]++;
-	ls->hold[path][fwq_ls_bucket(hold_ns)]++;
+	if (wait_ns >= 0)
+		ls->wait[path][fwq_ls_bucket(wait_ns)]++;
+	if (hold_ns >= 0)
+		ls->hold[path][fwq_ls_bucket(hold_ns)]++;
 }
 
 void fwq_lockstat_wakeup_locked(enum fwq_lockstat_path path)

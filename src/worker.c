@@ -237,14 +237,20 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 	this_cpu_inc(wq->pcpu_stats->started);
 
 	if (ls)
-		fwq_lockstat_record(FWQ_LS_CHAIN, 0, sched_clock() - t_hold);
+		fwq_lockstat_record(FWQ_LS_CHAIN, -1, sched_clock() - t_hold);
 	fwq_worker_unlock_irq(worker);
 
 	worker->current_func(work);
 
 	cond_resched();
 
-	fwq_pool_lock_irq(pool);
+	if (ls) {
+		t_hold = sched_clock();
+		fwq_pool_lock_irq(pool);
+		fwq_lockstat_record(FWQ_LS_CHAIN, sched_clock() - t_hold, -1);
+	} else {
+		fwq_pool_lock_irq(pool);
+	}
 
 	pwq->stats[PWQ_STAT_COMPLETED]++;
 	this_cpu_inc(wq->pcpu_stats->completed);

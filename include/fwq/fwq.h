@@ -677,7 +677,8 @@ void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st);
 /**
  * enum fwq_lockstat_path - instrumented pool->lock sections
  * @FWQ_LS_ENQUEUE: __queue_work
- * @FWQ_LS_CHAIN: the process_one_work section that issues the chain kick
+ * @FWQ_LS_CHAIN: process_one_work: hold = from the chain kick to the unlock
+ *	before the work function; wait = the relock after the function
  * @FWQ_LS_NR: number of paths
  */
 enum fwq_lockstat_path {
