@@ -94,7 +94,7 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,summary.txt,badness.txt}
+rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,qemu.log}
 
 "$FWQ_TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$plan" "${kos[@]}" ||
 	fwq_die 2 "initramfs build failed"
