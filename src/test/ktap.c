@@ -18,14 +18,41 @@ void __fwq_ktap_fail(struct fwq_ktap_test *t, const char *file, int line,
 		t->name, file, line, cond);
 }
 
-static bool fwq_ktap_match(const char *filter, const char *suite,
-			   const char *name)
+/* The name of run @p of @c: "case", or "case.<param name>". */
+static void fwq_ktap_run_name(const struct fwq_ktap_case *c, unsigned long p,
+			      char *name, size_t len)
 {
-	char full[128];
+	if (c->nr_params && c->param_name) {
+		int n = scnprintf(name, len, "%s.", c->name);
+
+		c->param_name(p, name + n, len - n);
+	} else if (c->nr_params) {
+		scnprintf(name, len, "%s.%lu", c->name, p);
+	} else {
+		strscpy(name, c->name, len);
+	}
+}
+
+/*
+ * Does run @p of @c match @filter? The filter is a glob over
+ * "suite.case" (every run of the case) or "suite.case.<param name>"
+ * (one run).
+ */
+static bool fwq_ktap_match(const char *filter, const char *suite,
+			   const struct fwq_ktap_case *c, unsigned long p)
+{
+	char full[160];
+	int n;
 
 	if (!filter || !*filter)
 		return true;
-	snprintf(full, sizeof(full), "%s.%s", suite, name);
+	snprintf(full, sizeof(full), "%s.%s", suite, c->name);
+	if (glob_match(filter, full))
+		return true;
+	if (!c->nr_params)
+		return false;
+	n = scnprintf(full, sizeof(full), "%s.", suite);
+	fwq_ktap_run_name(c, p, full + n, sizeof(full) - n);
 	return glob_match(filter, full);
 }
 
@@ -39,10 +66,12 @@ static unsigned int fwq_ktap_count(const struct fwq_ktap_suite *s,
 {
 	const struct fwq_ktap_case *c;
 	unsigned int n = 0;
+	unsigned long p;
 
 	for (c = s->cases; c->run; c++)
-		if (fwq_ktap_match(filter, s->name, c->name))
-			n += fwq_ktap_nr_runs(c);
+		for (p = 0; p < fwq_ktap_nr_runs(c); p++)
+			if (fwq_ktap_match(filter, s->name, c, p))
+				n++;
 	return n;
 }
 
@@ -53,15 +82,7 @@ static bool fwq_ktap_run_one(const struct fwq_ktap_case *c, unsigned long p,
 	struct fwq_ktap_test t = { .param = p };
 	char name[96];
 
-	if (c->nr_params && c->param_name) {
-		int len = scnprintf(name, sizeof(name), "%s.", c->name);
-
-		c->param_name(p, name + len, sizeof(name) - len);
-	} else if (c->nr_params) {
-		scnprintf(name, sizeof(name), "%s.%lu", c->name, p);
-	} else {
-		strscpy(name, c->name, sizeof(name));
-	}
+	fwq_ktap_run_name(c, p, name, sizeof(name));
 	t.name = name;
 	c->run(&t);
 	cond_resched();
@@ -113,24 +134,23 @@ unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 		pr_info("    1..%u\n", n);
 		if (s->init && s->init()) {
 			for (c = s->cases; c->run; c++) {
-				unsigned int p;
+				unsigned long p;
 
-				if (!fwq_ktap_match(filter, s->name, c->name))
-					continue;
 				for (p = 0; p < fwq_ktap_nr_runs(c); p++)
-					pr_info("    ok %u %s # SKIP suite init failed\n",
-						++idx, c->name);
+					if (fwq_ktap_match(filter, s->name, c, p))
+						pr_info("    ok %u %s # SKIP suite init failed\n",
+							++idx, c->name);
 			}
 			pr_info("ok %u %s # SKIP suite init failed\n", done,
 				s->name);
 			continue;
 		}
 		for (c = s->cases; c->run; c++) {
-			unsigned int p;
+			unsigned long p;
 
-			if (!fwq_ktap_match(filter, s->name, c->name))
-				continue;
 			for (p = 0; p < fwq_ktap_nr_runs(c); p++) {
+				if (!fwq_ktap_match(filter, s->name, c, p))
+					continue;
 				if (!fwq_ktap_run_one(c, p, ++idx, passed,
 						      failed)) {
 					ok = false;

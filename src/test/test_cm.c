@@ -26,6 +26,8 @@ struct cm_pair {
 	int b_cpu;
 	bool a_saw_b;		/* A returned because B ran */
 	bool a_spin;		/* A busy-waits instead of sleeping */
+	bool b_queued;		/* B is on the worklist behind running A */
+	bool b_early;		/* B ran before A went to sleep */
 };
 
 static void cm_a_fn(struct fwq_work *work)
@@ -34,6 +36,16 @@ static void cm_a_fn(struct fwq_work *work)
 	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
 
 	complete(&p->a_started);
+	/*
+	 * Stay running (counted in nr_running) until B is queued, so that
+	 * B's enqueue wakes nobody: only the sleep of A below may start B.
+	 * cond_resched() lets the test thread run here if it shares the CPU;
+	 * a preemption is not a sleep, so A stays counted.
+	 */
+	while (!smp_load_acquire(&p->b_queued) && time_before(jiffies, end))
+		cond_resched();
+	if (completion_done(&p->b_done))
+		p->b_early = true;
 	if (!p->a_spin) {
 		/* blocks: the scheduler switches away from this worker */
 		p->a_saw_b = fwqt_done_within(&p->b_done, FWQT_HANG_MS);
@@ -81,10 +93,14 @@ static void cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
 	for (i = 0; i < n; i++) {
 		struct cm_pair *p = &pairs[i];
 
-		/* B goes in behind A, which is already running on the CPU */
-		if (!fwqt_wait(t, &p->a_started, "item A start"))
+		/* B goes in behind A, which is running on the CPU */
+		if (!fwqt_wait(t, &p->a_started, "item A start")) {
+			smp_store_release(&p->b_queued, true);
 			continue;
+		}
 		FWQ_EXPECT(t, fwq_queue_work_on(p->cpu, wqb, &p->b));
+		/* pairs with A's acquire */
+		smp_store_release(&p->b_queued, true);
 	}
 	fwq_flush_workqueue(wqa);
 	fwq_flush_workqueue(wqb);
@@ -94,6 +110,9 @@ static void cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
 		if (!p->a_saw_b && stalled++ < 4)
 			fwq_ktap_diag("%s: cpu %d: B did not run while A %s",
 				      kind, p->cpu, spin ? "spun" : "blocked");
+		if (p->b_early && !spin)
+			fwq_ktap_diag("%s: cpu %d: B ran while A was still running (no concurrency management?)",
+				      kind, p->cpu);
 		if (p->b_cpu != p->cpu && wrong_cpu++ < 4)
 			fwq_ktap_diag("%s: B for cpu %d ran on cpu %d", kind,
 				      p->cpu, p->b_cpu);
