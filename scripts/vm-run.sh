@@ -70,6 +70,13 @@ fi
 [ -r "$plan" ] || fwq_die 2 "plan '$plan' not found"
 planname=$(basename "$plan" .plan)
 
+if [ -z "$out" ]; then
+	out=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-$preset-$planname${flavour:+-$flavour}
+fi
+mkdir -p "$out" || fwq_die 2 "cannot create $out"
+out=$(cd "$out" && pwd)
+rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,qemu.log}
+
 FWQ_SMP='' FWQ_MEM_MB='' FWQ_NODES='' FWQ_APPEND=''
 # shellcheck source=scripts/presets/small
 . "$presetf"
@@ -88,13 +95,6 @@ for ko in "${kos[@]}"; do
 	vm=$(modinfo -F vermagic "$ko" 2>/dev/null | awk '{ print $1 }')
 	[ "$vm" = "$krel" ] || fwq_die 2 "$ko was built for '$vm', the guest runs $krel (rebuild: make${flavour:+ FLAVOUR=$flavour})"
 done
-
-if [ -z "$out" ]; then
-	out=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-$preset-$planname${flavour:+-$flavour}
-fi
-mkdir -p "$out" || fwq_die 2 "cannot create $out"
-out=$(cd "$out" && pwd)
-rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,qemu.log}
 
 "$FWQ_TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$plan" "${kos[@]}" ||
 	fwq_die 2 "initramfs build failed"
