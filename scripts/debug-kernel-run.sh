@@ -17,6 +17,7 @@
 #   3. the kernel image is put where scripts/get-kernel.sh looks for it
 #      ($FWQ_CACHE/kernel/<release>/boot/vmlinuz-<release>) and
 #      scripts/vm-run.sh boots it with KREL=<release> --modules <copy>.
+# FWQ_DK_KDIR=<finished build tree> skips step 1 and uses that kernel.
 # Exit code: vm-run.sh's (0 pass, 1 fail, 2 setup, 3 badness, 124 timeout).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,11 +51,18 @@ if [ "$lane" = rt ]; then
 		die "cannot read the RT release"
 	vmargs+=(--flavour rt)
 else
-	info=$("$TOP/scripts/debug-kernel.sh" --lane "$lane") ||
-		die "debug kernel build failed"
-	kdir=$(sed -n 's/^FWQ_DK_KDIR=//p' <<< "$info")
-	bz=$(sed -n 's/^FWQ_DK_BZIMAGE=//p' <<< "$info")
-	rel=$(sed -n 's/^FWQ_DK_RELEASE=//p' <<< "$info")
+	if [ -n "${FWQ_DK_KDIR:-}" ]; then
+		# a finished build tree given by hand (e.g. an older config)
+		kdir=$FWQ_DK_KDIR
+		bz=$kdir/arch/x86/boot/bzImage
+		rel=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)
+	else
+		info=$("$TOP/scripts/debug-kernel.sh" --lane "$lane") ||
+			die "debug kernel build failed"
+		kdir=$(sed -n 's/^FWQ_DK_KDIR=//p' <<< "$info")
+		bz=$(sed -n 's/^FWQ_DK_BZIMAGE=//p' <<< "$info")
+		rel=$(sed -n 's/^FWQ_DK_RELEASE=//p' <<< "$info")
+	fi
 	if [ ! -r "$bz" ] || [ -z "$rel" ]; then
 		die "debug-kernel.sh gave no image"
 	fi
