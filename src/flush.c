@@ -339,10 +339,21 @@ out_unlock:
 }
 EXPORT_SYMBOL_GPL(fwq_flush_workqueue);
 
+static u64 fwq_wq_queued_sum(struct fwq_workqueue *wq)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(wq->pcpu_stats, cpu)->queued);
+	return sum;
+}
+
 void fwq_drain_workqueue(struct fwq_workqueue *wq)
 {
 	unsigned int flush_cnt = 0;
 	struct fwq_pwq *pwq;
+	u64 queued;
 
 	might_sleep();
 	mutex_lock(&wq->mutex);
@@ -354,6 +365,13 @@ reflush:
 
 	mutex_lock(&wq->mutex);
 	wq->nr_drain_passes++;
+	/*
+	 * A chained item running during the scan may queue to a pwq already
+	 * scanned and finish before its own pwq is scanned, so an all-empty
+	 * scan alone proves nothing: it must also see no queueing. The
+	 * counter is bumped under the pool lock the item is inserted under.
+	 */
+	queued = fwq_wq_queued_sum(wq);
 	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
 		bool drained;
 
@@ -366,6 +384,10 @@ reflush:
 		    (flush_cnt % 100 == 0 && flush_cnt <= 1000))
 			pr_warn("%s isn't draining after %u tries\n", wq->name,
 				flush_cnt);
+		mutex_unlock(&wq->mutex);
+		goto reflush;
+	}
+	if (fwq_wq_queued_sum(wq) != queued) {
 		mutex_unlock(&wq->mutex);
 		goto reflush;
 	}
