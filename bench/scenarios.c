@@ -646,7 +646,7 @@ static void report_dist(struct bench_out *o, const struct bench_run *run,
 		bo_u64(o, key, q(d, qs[i].p));
 	}
 	/* multiples of the lock floor, which is in milli-ns */
-	for (i = 0; i < ARRAY_SIZE(qs); i += 2) {
+	for (i = 0; i < ARRAY_SIZE(qs); i++) {
 		snprintf(key, sizeof(key), "%s_%s_x_floor", pfx, qs[i].name);
 		bo_ratio(o, key, q(d, qs[i].p) * 1000, run->floor.lock_mns);
 	}
