@@ -19,6 +19,7 @@ extern const struct fwq_ktap_suite fwq_suite_delayed;
 extern const struct fwq_ktap_suite fwq_suite_ordered;
 extern const struct fwq_ktap_suite fwq_suite_maxactive;
 extern const struct fwq_ktap_suite fwq_suite_drain;
+extern const struct fwq_ktap_suite fwq_suite_affinity;
 extern const struct fwq_ktap_suite fwq_suite_cm;
 extern const struct fwq_ktap_suite fwq_suite_wakecount;
 extern const struct fwq_ktap_suite fwq_suite_cull;
@@ -36,6 +37,7 @@ extern const struct fwq_ktap_suite fwq_suite_debugfs;
 	&fwq_suite_ordered,	\
 	&fwq_suite_maxactive,	\
 	&fwq_suite_drain,	\
+	&fwq_suite_affinity,	\
 	&fwq_suite_cm,		\
 	&fwq_suite_wakecount,	\
 	&fwq_suite_cull,	\

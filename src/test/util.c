@@ -291,7 +291,7 @@ int fwqt_count_workers(const char *prefix, int nice)
 			continue;
 		if (strncmp(p->comm, prefix, plen))
 			continue;
-		if (task_nice(p) != nice)
+		if (nice != FWQT_ANY_NICE && task_nice(p) != nice)
 			continue;
 		n++;
 	}

@@ -145,10 +145,12 @@ ssize_t fwqt_file_write(const char *path, const char *val, size_t len);
 /**
  * fwqt_count_workers - count live fwq worker kthreads with a nice level
  * @prefix: comm prefix, e.g. "fwq/u" (unbound workers) or "fwq/R-"
- * @nice: nice level; tests give their pools a nice level no other pool has
+ * @nice: nice level, or FWQT_ANY_NICE; tests give their pools a nice level
+ *	no other pool has
  *
  * Return: the number of matching tasks that are not exiting.
  */
+#define FWQT_ANY_NICE	INT_MIN
 int fwqt_count_workers(const char *prefix, int nice);
 
 /* Is current an fwq rescuer thread ("fwq/R-<wq>")? */

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Affinity (design §8.19, §4.15): items of an unbound workqueue run only on
+ * CPUs of its cpumask; with affn_strict they run on CPUs of the queueing
+ * CPU's pod; per-CPU workqueues run items on the CPU they were queued to.
+ * Destroying an unbound workqueue releases its pools and their workers
+ * (§8.17). Runs per wake variant: kick_pool picks and places the worker.
+ */
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+
+#include <fwq/fwq.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define AF_ROUNDS	4
+
+struct af_item {
+	struct fwq_work work;
+	int queued_cpu;
+	int ran_cpu;
+};
+
+static void af_fn(struct fwq_work *work)
+{
+	struct af_item *it = container_of(work, struct af_item, work);
+
+	it->ran_cpu = raw_smp_processor_id();
+}
+
+/*
+ * Queue one item per online CPU, AF_ROUNDS times, and count the items that
+ * ran outside the CPUs @allowed(queued_cpu) returns.
+ */
+static int af_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+		  const struct cpumask *(*allowed)(int cpu, void *arg),
+		  void *arg, const char *kind)
+{
+	struct af_item *items;
+	int n = num_online_cpus(), i, r, cpu, bad = 0, ran = 0;
+
+	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, items))
+		return 0;
+	for (r = 0; r < AF_ROUNDS; r++) {
+		i = 0;
+		for_each_online_cpu(cpu) {
+			if (i == n)
+				break;
+			FWQ_INIT_WORK(&items[i].work, af_fn);
+			items[i].queued_cpu = cpu;
+			items[i].ran_cpu = -1;
+			FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &items[i].work));
+			i++;
+		}
+		fwq_flush_workqueue(wq);
+		while (i--) {
+			struct af_item *it = &items[i];
+
+			if (it->ran_cpu < 0)
+				continue;
+			ran++;
+			if (!cpumask_test_cpu(it->ran_cpu,
+					      allowed(it->queued_cpu, arg)) &&
+			    bad++ < 4)
+				fwq_ktap_diag("%s: queued on cpu %d, ran on cpu %d, allowed %*pbl",
+					      kind, it->queued_cpu, it->ran_cpu,
+					      cpumask_pr_args(allowed(it->queued_cpu,
+								      arg)));
+		}
+	}
+	kfree(items);
+	FWQ_EXPECT_EQ(t, ran, AF_ROUNDS * n);
+	return bad;
+}
+
+static const struct cpumask *af_mask(int cpu, void *arg)
+{
+	return arg;
+}
+
+static const struct cpumask *af_node(int cpu, void *arg)
+{
+	return cpumask_of_node(cpu_to_node(cpu));
+}
+
+static const struct cpumask *af_self(int cpu, void *arg)
+{
+	return cpumask_of(cpu);
+}
+
+static struct fwq_workqueue *af_alloc(struct fwq_ktap_test *t,
+				      const struct fwq_variant *v,
+				      const struct cpumask *mask,
+				      enum fwq_affn_scope scope, bool strict)
+{
+	struct fwq_workqueue_attrs *attrs;
+	struct fwq_workqueue *wq;
+	int ret;
+
+	wq = fwqt_alloc_wq(t, v, FWQ_UNBOUND, 0);
+	if (!wq)
+		return NULL;
+	attrs = fwq_alloc_workqueue_attrs();
+	if (!FWQ_EXPECT(t, attrs)) {
+		fwq_destroy_workqueue(wq);
+		return NULL;
+	}
+	cpumask_copy(attrs->cpumask, mask);
+	attrs->affn_scope = scope;
+	attrs->affn_strict = strict;
+	attrs->variant = *v;
+	ret = fwq_apply_workqueue_attrs(wq, attrs);
+	fwq_free_workqueue_attrs(attrs);
+	if (!FWQ_EXPECT_EQ(t, ret, 0)) {
+		fwq_destroy_workqueue(wq);
+		return NULL;
+	}
+	return wq;
+}
+
+/*
+ * Invariant (§8.19, §4.16): an unbound workqueue whose cpumask is a subset
+ * of the online CPUs runs every item inside that subset, whichever CPU it
+ * was queued to, strict or not; an empty cpumask is refused with -EINVAL.
+ */
+static void test_affinity_cpumask(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue_attrs *attrs;
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	cpumask_var_t mask;
+	int cpu, k = 0, strict;
+
+	if (num_online_cpus() < 2) {
+		FWQ_KTAP_SKIP(t, "needs two online CPUs");
+		return;
+	}
+	fwqt_variant(t, &v, W);
+	if (!FWQ_EXPECT(t, zalloc_cpumask_var(&mask, GFP_KERNEL)))
+		return;
+	/* the first half of the online CPUs */
+	for_each_online_cpu(cpu)
+		if (k++ < num_online_cpus() / 2)
+			cpumask_set_cpu(cpu, mask);
+
+	for (strict = 0; strict < 2; strict++) {
+		wq = af_alloc(t, &v, mask, FWQ_AFFN_SYSTEM, strict);
+		if (!wq)
+			continue;
+		FWQ_EXPECT_EQ(t, af_run(t, wq, af_mask, mask,
+					strict ? "strict" : "non-strict"), 0);
+
+		attrs = fwq_alloc_workqueue_attrs();
+		if (FWQ_EXPECT(t, attrs)) {
+			cpumask_clear(attrs->cpumask);
+			attrs->variant = v;
+			FWQ_EXPECT_EQ(t, fwq_apply_workqueue_attrs(wq, attrs),
+				      -EINVAL);
+			fwq_free_workqueue_attrs(attrs);
+		}
+		/* the refused apply changed nothing */
+		FWQ_EXPECT_EQ(t, af_run(t, wq, af_mask, mask, "after -EINVAL"),
+			      0);
+		fwq_destroy_workqueue(wq);
+	}
+	free_cpumask_var(mask);
+}
+
+/*
+ * Invariant (§8.19, §4.15): with affn_strict, an item queued on CPU c runs
+ * on a CPU of c's pod: its own CPU for scope cpu, its node for scope numa.
+ * A per-CPU workqueue runs the item on the CPU it was queued to.
+ */
+static void test_affinity_strict_pod(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+
+	fwqt_variant(t, &v, W);
+	wq = af_alloc(t, &v, cpu_possible_mask, FWQ_AFFN_CPU, true);
+	if (wq) {
+		FWQ_EXPECT_EQ(t, af_run(t, wq, af_self, NULL,
+					"strict,scope=cpu"), 0);
+		fwq_destroy_workqueue(wq);
+	}
+	wq = af_alloc(t, &v, cpu_possible_mask, FWQ_AFFN_NUMA, true);
+	if (wq) {
+		FWQ_EXPECT_EQ(t, af_run(t, wq, af_node, NULL,
+					"strict,scope=numa"), 0);
+		fwq_destroy_workqueue(wq);
+	}
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	if (wq) {
+		FWQ_EXPECT_EQ(t, af_run(t, wq, af_self, NULL, "percpu"), 0);
+		fwq_destroy_workqueue(wq);
+	}
+}
+
+#define AF_NICE		13
+
+/*
+ * Invariant (§8.17): destroying an unbound workqueue that had a pool of
+ * its own releases that pool: all its workers exit; and the rescuer of an
+ * FWQ_MEM_RECLAIM workqueue exits too.
+ */
+static void test_destroy_releases_pool(struct fwq_ktap_test *t)
+{
+	struct fwqt_blocker b[4];
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	unsigned long end;
+	int i, n = -1;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM,
+				AF_NICE);
+	if (!wq)
+		return;
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		fwqt_blocker_init(&b[i]);
+		FWQ_EXPECT(t, fwq_queue_work(wq, &b[i].work));
+	}
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		fwqt_wait(t, &b[i].started, "item start");
+	n = fwqt_count_workers("fwq/u", AF_NICE);
+	fwq_ktap_diag("%d workers in the pool, %d rescuer", n,
+		      fwqt_count_workers("fwq/R-fwqt-dest", FWQT_ANY_NICE));
+	FWQ_EXPECT(t, n >= ARRAY_SIZE(b));
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		fwqt_blocker_open(&b[i]);
+	fwq_destroy_workqueue(wq);
+
+	/* pool release may be deferred (RCU, release worker): poll */
+	end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+	while (time_before(jiffies, end)) {
+		/* comm is 15 characters: "fwq/R-fwqt-dest" */
+		n = fwqt_count_workers("fwq/u", AF_NICE) +
+		    fwqt_count_workers("fwq/R-fwqt-dest", FWQT_ANY_NICE);
+		if (!n)
+			break;
+		msleep(20);
+	}
+	if (!FWQ_EXPECT_EQ(t, n, 0))
+		fwq_ktap_diag("hang guard: %d workers or rescuers left after destroy",
+			      n);
+}
+
+static const struct fwq_ktap_case affinity_cases[] = {
+	FWQT_CASE("unbound_runs_inside_cpumask", test_affinity_cpumask, W),
+	FWQT_CASE("strict_runs_inside_pod", test_affinity_strict_pod, W),
+	FWQT_CASE("destroy_releases_pool", test_destroy_releases_pool, W),
+	{}
+};
+
+const struct fwq_ktap_suite fwq_suite_affinity = {
+	.name = "fwq_affinity",
+	.cases = affinity_cases,
+};
