@@ -95,7 +95,7 @@ help:
 	@echo "fwq $(VERSION) targets:"
 	@echo "  make                 build fwq.ko, fwq_bench.ko, fwq_test.ko"
 	@echo "  make check           deps, build, lint, DKMS, VM tests; ends 'N passed, N failed'"
-	@echo "  make bench           the benchmark in the VM (bench/bench.mk)"
+	@echo "  make bench           the benchmark suite in QEMU guests (bench/bench.mk, bench/README.md)"
 	@echo "  make lint            checkpatch --strict, W=1 + sparse (C=2), shellcheck"
 	@echo "  make deps            install missing Debian packages"
 	@echo "  make vm              one VM run (PRESET=small|wide PLAN=name TIMEOUT=s APPEND=...)"
