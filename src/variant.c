@@ -219,7 +219,7 @@ EXPORT_SYMBOL_GPL(fwq_variant_parse);
  * the table travels in the ops wrapper below.
  */
 struct fwq_name_param {
-	struct kernel_param_ops ops;
+	const struct kernel_param_ops ops;
 	const char * const *names;
 	int nr;
 	int first;	/* lowest accepted index */

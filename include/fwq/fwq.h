@@ -100,45 +100,60 @@ struct fwq_delayed_work {
 
 void fwq_delayed_work_timer_fn(struct timer_list *t);
 
-#define __FWQ_WORK_INITIALIZER(n, f) {					\
+/**
+ * FWQ_WORK_INITIALIZER - static initializer of an fwq work item
+ * @n: the struct fwq_work being initialized (for its list head)
+ * @f: function to run
+ *
+ * Example: static struct fwq_work w = FWQ_WORK_INITIALIZER(w, fn);
+ */
+#define FWQ_WORK_INITIALIZER(n, f) {					\
 	.data = ATOMIC_LONG_INIT(FWQ_WORK_DATA_INIT_VAL),		\
 	.entry = LIST_HEAD_INIT((n).entry),				\
 	.func = (f),							\
 }
 
-#define __FWQ_DELAYED_WORK_INITIALIZER(n, f) {				\
-	.work = __FWQ_WORK_INITIALIZER((n).work, (f)),			\
+/**
+ * FWQ_DELAYED_WORK_INITIALIZER - static initializer of a delayed work item
+ * @n: the struct fwq_delayed_work being initialized
+ * @f: function to run
+ */
+#define FWQ_DELAYED_WORK_INITIALIZER(n, f) {				\
+	.work = FWQ_WORK_INITIALIZER((n).work, (f)),			\
 	.timer = __TIMER_INITIALIZER(fwq_delayed_work_timer_fn,	\
 				     TIMER_IRQSAFE),			\
 }
 
 /**
- * FWQ_DECLARE_WORK - define and initialize a static fwq work item
- * @n: name of the variable
- * @f: function to run
+ * fwq_init_work - initialize an fwq work item at run time
+ * @work: the work item
+ * @func: the function it runs
  */
-#define FWQ_DECLARE_WORK(n, f)						\
-	struct fwq_work n = __FWQ_WORK_INITIALIZER(n, f)
+static inline void fwq_init_work(struct fwq_work *work, fwq_work_func_t func)
+{
+	atomic_long_set(&work->data, FWQ_WORK_DATA_INIT_VAL);
+	INIT_LIST_HEAD(&work->entry);
+	work->func = func;
+}
 
 /**
- * FWQ_DECLARE_DELAYED_WORK - define and initialize a static delayed work item
- * @n: name of the variable
- * @f: function to run
+ * fwq_init_delayed_work - initialize an fwq delayed work item at run time
+ * @dwork: the delayed work item
+ * @func: the function it runs
  */
-#define FWQ_DECLARE_DELAYED_WORK(n, f)					\
-	struct fwq_delayed_work n = __FWQ_DELAYED_WORK_INITIALIZER(n, f)
+static inline void fwq_init_delayed_work(struct fwq_delayed_work *dwork,
+					 fwq_work_func_t func)
+{
+	fwq_init_work(&dwork->work, func);
+	timer_setup(&dwork->timer, fwq_delayed_work_timer_fn, TIMER_IRQSAFE);
+}
 
 /**
  * FWQ_INIT_WORK - initialize an fwq work item at run time
  * @_work: the struct fwq_work to initialize
  * @_func: the function it runs
  */
-#define FWQ_INIT_WORK(_work, _func)					\
-	do {								\
-		atomic_long_set(&(_work)->data, FWQ_WORK_DATA_INIT_VAL); \
-		INIT_LIST_HEAD(&(_work)->entry);			\
-		(_work)->func = (_func);				\
-	} while (0)
+#define FWQ_INIT_WORK(_work, _func)	fwq_init_work((_work), (_func))
 
 /**
  * FWQ_INIT_DELAYED_WORK - initialize an fwq delayed work item at run time
@@ -146,11 +161,7 @@ void fwq_delayed_work_timer_fn(struct timer_list *t);
  * @_func: the function it runs
  */
 #define FWQ_INIT_DELAYED_WORK(_dwork, _func)				\
-	do {								\
-		FWQ_INIT_WORK(&(_dwork)->work, (_func));		\
-		timer_setup(&(_dwork)->timer, fwq_delayed_work_timer_fn, \
-			    TIMER_IRQSAFE);				\
-	} while (0)
+	fwq_init_delayed_work((_dwork), (_func))
 
 /**
  * to_fwq_delayed_work - the delayed work item that contains @work

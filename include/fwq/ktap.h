@@ -82,8 +82,10 @@ unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 			  unsigned int nr, const char *filter,
 			  unsigned int *passed, unsigned int *failed);
 
-void __fwq_ktap_fail(struct fwq_ktap_test *t, const char *file, int line,
-		     const char *cond);
+bool __fwq_ktap_check(struct fwq_ktap_test *t, bool ok, const char *file,
+		      int line, const char *cond);
+bool __fwq_ktap_check_eq(struct fwq_ktap_test *t, long long a, long long b,
+			 const char *file, int line, const char *cond);
 
 /**
  * FWQ_EXPECT - check a condition; on failure mark the case failed
@@ -92,30 +94,20 @@ void __fwq_ktap_fail(struct fwq_ktap_test *t, const char *file, int line,
  *
  * Evaluates to @cond so callers can bail out.
  */
-#define FWQ_EXPECT(t, cond) ({						\
-	bool __ok = !!(cond);						\
-	(t)->nr_checks++;						\
-	if (!__ok)							\
-		__fwq_ktap_fail((t), __FILE__, __LINE__, #cond);	\
-	__ok;								\
-})
+#define FWQ_EXPECT(t, cond)						\
+	__fwq_ktap_check((t), !!(cond), __FILE__, __LINE__, #cond)
 
 /**
  * FWQ_EXPECT_EQ - check that two integer expressions are equal
  * @t: the running test
  * @a: left side
  * @b: right side
+ *
+ * Evaluates to whether they were equal; prints both values if not.
  */
-#define FWQ_EXPECT_EQ(t, a, b) ({					\
-	long long __a = (a), __b = (b);					\
-	bool __ok = __a == __b;						\
-	(t)->nr_checks++;						\
-	if (!__ok) {							\
-		__fwq_ktap_fail((t), __FILE__, __LINE__, #a " == " #b); \
-		pr_info("        # %lld != %lld\n", __a, __b);		\
-	}								\
-	__ok;								\
-})
+#define FWQ_EXPECT_EQ(t, a, b)						\
+	__fwq_ktap_check_eq((t), (a), (b), __FILE__, __LINE__,		\
+			    #a " == " #b)
 
 /**
  * FWQ_KTAP_SKIP - mark the running case as skipped

@@ -10,12 +10,32 @@
 
 #include <fwq/ktap.h>
 
-void __fwq_ktap_fail(struct fwq_ktap_test *t, const char *file, int line,
-		     const char *cond)
+static void fwq_ktap_fail(struct fwq_ktap_test *t, const char *file,
+			  int line, const char *cond)
 {
 	t->failed = true;
 	pr_info("        # %s: EXPECTATION FAILED at %s:%d: %s\n",
 		t->name, file, line, cond);
+}
+
+bool __fwq_ktap_check(struct fwq_ktap_test *t, bool ok, const char *file,
+		      int line, const char *cond)
+{
+	t->nr_checks++;
+	if (!ok)
+		fwq_ktap_fail(t, file, line, cond);
+	return ok;
+}
+
+bool __fwq_ktap_check_eq(struct fwq_ktap_test *t, long long a, long long b,
+			 const char *file, int line, const char *cond)
+{
+	t->nr_checks++;
+	if (a == b)
+		return true;
+	fwq_ktap_fail(t, file, line, cond);
+	pr_info("        # %lld != %lld\n", a, b);
+	return false;
 }
 
 /* The name of run @p of @c: "case", or "case.<param name>". */
