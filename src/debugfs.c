@@ -13,6 +13,8 @@
  *   variants            the variant axes, their names and the defaults
  *   check               runs the pool bookkeeping checks; prints counters
  *   debug_counters      "name value" lines: kicked_reaped, cull_rekick, ...
+ *   objects             live counts: workqueues, pools, unbound_pools, pwqs,
+ *                       workers, rescuers (leak checks)
  *   fail_create_worker  0/1: make worker creation by the manager fail
  *   idle_timeout_ms     idle worker timeout (1..3600000)
  *   lockstat            0/1: pool->lock hold/wait histograms (and dump)
@@ -137,6 +139,25 @@ static int fwq_debug_counters_show(struct seq_file *m, void *v)
 }
 
 FWQ_DEBUGFS_RO(debug_counters);
+
+static int fwq_objects_show(struct seq_file *m, void *v)
+{
+	static const char *const names[FWQ_OBJ_NR] = {
+		[FWQ_OBJ_WQ] = "workqueues",
+		[FWQ_OBJ_POOL] = "pools",
+		[FWQ_OBJ_UNBOUND_POOL] = "unbound_pools",
+		[FWQ_OBJ_PWQ] = "pwqs",
+		[FWQ_OBJ_WORKER] = "workers",
+		[FWQ_OBJ_RESCUER] = "rescuers",
+	};
+	int i;
+
+	for (i = 0; i < FWQ_OBJ_NR; i++)
+		seq_printf(m, "%s %d\n", names[i], atomic_read(&fwq_objects[i]));
+	return 0;
+}
+
+FWQ_DEBUGFS_RO(objects);
 
 static void fwq_check_pool(struct fwq_pool *pool)
 {
@@ -273,6 +294,7 @@ void fwq_debugfs_init(void)
 	debugfs_create_file("check", 0444, d, NULL, &fwq_check_fops);
 	debugfs_create_file("debug_counters", 0444, d, NULL,
 			    &fwq_debug_counters_fops);
+	debugfs_create_file("objects", 0444, d, NULL, &fwq_objects_fops);
 	debugfs_create_file("lockstat_dump", 0444, d, NULL,
 			    &fwq_lockstat_dump_fops);
 	for (i = 0; i < ARRAY_SIZE(fwq_knobs); i++)

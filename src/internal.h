@@ -436,6 +436,19 @@ extern atomic64_t fwq_create_worker_injected;
 extern atomic64_t fwq_kicked_reaped;
 extern atomic64_t fwq_cull_rekicks;
 
+/* live object counts, debugfs "objects" (leak checks) */
+enum fwq_obj {
+	FWQ_OBJ_WQ,
+	FWQ_OBJ_POOL,
+	FWQ_OBJ_UNBOUND_POOL,
+	FWQ_OBJ_PWQ,
+	FWQ_OBJ_WORKER,
+	FWQ_OBJ_RESCUER,
+	FWQ_OBJ_NR,
+};
+
+extern atomic_t fwq_objects[FWQ_OBJ_NR];
+
 /* debug knobs for the race reproducers (main.c), all 0 by default */
 extern unsigned int fwq_dbg_kick_delay_us;
 extern bool fwq_dbg_force_cull;

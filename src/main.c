@@ -45,6 +45,7 @@ struct kmem_cache *fwq_pwq_cache;
 struct dentry *fwq_debugfs_root;
 cpumask_var_t fwq_online_cpumask;
 atomic64_t fwq_misuse_count;
+atomic_t fwq_objects[FWQ_OBJ_NR];
 atomic64_t fwq_consistency_errors;
 
 unsigned int fwq_idle_timeout_ms = 300000;
@@ -91,8 +92,35 @@ module_param_cb(fail_create_worker, &fwq_fail_create_ops,
 		&fwq_fail_create_worker, 0644);
 MODULE_PARM_DESC(fail_create_worker, "1: the manager's worker creation fails");
 
+/* bool parameters: exactly 0/1/y/n/Y/N/on/off, else -EINVAL and a log line */
+static int fwq_strict_bool_set(const char *val, const struct kernel_param *kp)
+{
+	static const char *const yes[] = { "1", "y", "Y", "on" };
+	static const char *const no[] = { "0", "n", "N", "off" };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (sysfs_streq(val, yes[i])) {
+			WRITE_ONCE(*(bool *)kp->arg, true);
+			return 0;
+		}
+		if (sysfs_streq(val, no[i])) {
+			WRITE_ONCE(*(bool *)kp->arg, false);
+			return 0;
+		}
+	}
+	pr_warn("parameter %s: bad value '%s' (want 0|1|y|n|on|off), unchanged\n",
+		kp->name, val);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops fwq_strict_bool_ops = {
+	.set = fwq_strict_bool_set,
+	.get = param_get_bool,
+};
+
 bool fwq_cull_rekick = true;
-module_param_named(cull_rekick, fwq_cull_rekick, bool, 0644);
+module_param_cb(cull_rekick, &fwq_strict_bool_ops, &fwq_cull_rekick, 0644);
 MODULE_PARM_DESC(cull_rekick, "idle cull re-kicks when work is pending (H1 mitigation)");
 
 unsigned int fwq_dbg_kick_delay_us;
@@ -111,11 +139,13 @@ module_param_cb(dbg_kick_delay_us, &fwq_kick_delay_ops,
 MODULE_PARM_DESC(dbg_kick_delay_us, "debug: delay before deferred wakeups (0..100000)");
 
 bool fwq_dbg_force_cull;
-module_param_named(dbg_force_cull, fwq_dbg_force_cull, bool, 0644);
+module_param_cb(dbg_force_cull, &fwq_strict_bool_ops, &fwq_dbg_force_cull,
+		0644);
 MODULE_PARM_DESC(dbg_force_cull, "debug: kicks trigger a full idle cull");
 
 bool fwq_dbg_flush_skip_idle;
-module_param_named(dbg_flush_skip_idle, fwq_dbg_flush_skip_idle, bool, 0644);
+module_param_cb(dbg_flush_skip_idle, &fwq_strict_bool_ops,
+		&fwq_dbg_flush_skip_idle, 0644);
 MODULE_PARM_DESC(dbg_flush_skip_idle, "debug: broken flush skipping idle pwqs (H8)");
 
 /**

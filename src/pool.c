@@ -131,6 +131,7 @@ static struct fwq_pool *fwq_alloc_pool(int node)
 		kfree(pool);
 		return NULL;
 	}
+	atomic_inc(&fwq_objects[FWQ_OBJ_POOL]);
 	raw_spin_lock_init(&pool->lock);
 	pool->id = -1;
 	pool->cpu = -1;
@@ -155,6 +156,9 @@ static struct fwq_pool *fwq_alloc_pool(int node)
 
 static void fwq_free_pool(struct fwq_pool *pool)
 {
+	atomic_dec(&fwq_objects[FWQ_OBJ_POOL]);
+	if (pool->cpu < 0)
+		atomic_dec(&fwq_objects[FWQ_OBJ_UNBOUND_POOL]);
 	ida_destroy(&pool->worker_ida);
 	fwq_pool_attrs_free(&pool->attrs);
 	kfree(pool);
@@ -216,6 +220,7 @@ static struct fwq_worker *fwq_alloc_worker(int node)
 			      node == NUMA_NO_NODE ? NUMA_NO_NODE : node);
 	if (!worker)
 		return NULL;
+	atomic_inc(&fwq_objects[FWQ_OBJ_WORKER]);
 	INIT_LIST_HEAD(&worker->entry);
 	INIT_LIST_HEAD(&worker->scheduled);
 	INIT_LIST_HEAD(&worker->node);
@@ -287,6 +292,7 @@ static int __fwq_create_worker(struct fwq_pool *pool, bool inject)
 	return 0;
 
 fail_worker:
+	atomic_dec(&fwq_objects[FWQ_OBJ_WORKER]);
 	kfree(worker);
 fail_id:
 	ida_free(&pool->worker_ida, id);
@@ -344,6 +350,7 @@ static void fwq_reap_dying_workers(struct list_head *cull_list)
 		kthread_stop(worker->task);
 		put_task_struct(worker->task);
 		ida_free(&pool->worker_ida, worker->id);
+		atomic_dec(&fwq_objects[FWQ_OBJ_WORKER]);
 		kfree(worker);
 	}
 }
@@ -604,6 +611,7 @@ struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
 	pool = fwq_alloc_pool(node);
 	if (!pool)
 		return NULL;
+	atomic_inc(&fwq_objects[FWQ_OBJ_UNBOUND_POOL]);
 	fwq_pool_attrs_copy(&pool->attrs, attrs);
 	pool->wake_ops = fwq_wake_strategies[attrs->wake];
 	pool->kicked_ops = fwq_kicked_strategies[attrs->kicked];

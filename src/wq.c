@@ -37,6 +37,7 @@ static void fwq_rcu_free_wq(struct rcu_head *rcu)
 	free_percpu(wq->pcpu_stats);
 	fwq_free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
+	atomic_dec(&fwq_objects[FWQ_OBJ_WQ]);
 }
 
 /* drop a workqueue reference; the last one frees it after a grace period */
@@ -48,6 +49,7 @@ void fwq_wq_put(struct fwq_workqueue *wq)
 
 static void fwq_rcu_free_pwq(struct rcu_head *rcu)
 {
+	atomic_dec(&fwq_objects[FWQ_OBJ_PWQ]);
 	kmem_cache_free(fwq_pwq_cache, container_of(rcu, struct fwq_pwq, rcu));
 }
 
@@ -95,6 +97,7 @@ static struct fwq_pwq *fwq_alloc_pwq(struct fwq_workqueue *wq,
 	pwq = kmem_cache_zalloc(fwq_pwq_cache, GFP_KERNEL);
 	if (!pwq)
 		return NULL;
+	atomic_inc(&fwq_objects[FWQ_OBJ_PWQ]);
 	pwq->pool = pool;
 	pwq->wq = wq;
 	pwq->flush_color = -1;
@@ -253,6 +256,7 @@ static void fwq_free_unused_pwq(struct fwq_pwq *pwq)
 		return;
 	if (pwq->pool->cpu < 0)
 		fwq_put_unbound_pool(pwq->pool);
+	atomic_dec(&fwq_objects[FWQ_OBJ_PWQ]);
 	kmem_cache_free(fwq_pwq_cache, pwq);
 }
 
@@ -290,10 +294,12 @@ static int fwq_apply_attrs_locked(struct fwq_workqueue *wq,
 			tbl[cpu] = dfl;
 			continue;
 		}
-		if (!fwq_calc_pod_cpumask(attrs, cpu, -1, pattrs.pod_cpumask)) {
-			tbl[cpu] = dfl;
-			continue;
-		}
+		/*
+		 * Every possible CPU gets its own pwq, as mainline since
+		 * 636b927eba5b; a pod without online CPUs falls back to the
+		 * whole cpumask (the dfl pool) but still has its own pwq.
+		 */
+		fwq_calc_pod_cpumask(attrs, cpu, -1, pattrs.pod_cpumask);
 		tbl[cpu] = fwq_alloc_unbound_pwq(wq, &pattrs);
 		if (!tbl[cpu])
 			goto out_free;
@@ -377,17 +383,18 @@ void fwq_unbound_wq_update_pwq(struct fwq_workqueue *wq, int cpu, int off_cpu)
 	if (!old || !dfl)
 		goto out_unlock;
 
-	if (fwq_calc_pod_cpumask(wq->unbound_attrs, cpu, off_cpu,
-				 pattrs.pod_cpumask)) {
-		if (cpumask_equal(pattrs.pod_cpumask,
-				  old->pool->attrs.pod_cpumask) && old != dfl)
-			goto out_unlock;
-		mutex_unlock(&wq->mutex);
-		new = fwq_alloc_unbound_pwq(wq, &pattrs);
-		mutex_lock(&wq->mutex);
-	}
+	/* a pod without online CPUs falls back to the whole cpumask */
+	fwq_calc_pod_cpumask(wq->unbound_attrs, cpu, off_cpu,
+			     pattrs.pod_cpumask);
+	if (cpumask_equal(pattrs.pod_cpumask, old->pool->attrs.pod_cpumask) &&
+	    old != dfl)
+		goto out_unlock;
+	/* the slot cannot change meanwhile: attrs changes hold fwq_pool_mutex */
+	mutex_unlock(&wq->mutex);
+	new = fwq_alloc_unbound_pwq(wq, &pattrs);
+	mutex_lock(&wq->mutex);
 	if (!new) {
-		/* no online CPU in the pod (or no memory): use dfl_pwq */
+		/* no memory: use dfl_pwq, as mainline */
 		if (old == dfl)
 			goto out_unlock;
 		new = dfl;
@@ -501,6 +508,7 @@ static int fwq_init_rescuer(struct fwq_workqueue *wq)
 	rescuer = kzalloc(sizeof(*rescuer), GFP_KERNEL);
 	if (!rescuer)
 		return -ENOMEM;
+	atomic_inc(&fwq_objects[FWQ_OBJ_RESCUER]);
 	INIT_LIST_HEAD(&rescuer->entry);
 	INIT_LIST_HEAD(&rescuer->scheduled);
 	INIT_LIST_HEAD(&rescuer->node);
@@ -511,6 +519,7 @@ static int fwq_init_rescuer(struct fwq_workqueue *wq)
 	task = kthread_create(fwq_rescuer_thread, rescuer, "fwq/R-%s",
 			      wq->name);
 	if (IS_ERR(task)) {
+		atomic_dec(&fwq_objects[FWQ_OBJ_RESCUER]);
 		kfree(rescuer);
 		return PTR_ERR(task);
 	}
@@ -567,6 +576,7 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	wq = kzalloc(struct_size(wq, nna, nr_node_ids + 1), GFP_KERNEL);
 	if (!wq)
 		return NULL;
+	atomic_inc(&fwq_objects[FWQ_OBJ_WQ]);
 
 	va_start(args, max_active);
 	vsnprintf(wq->name, sizeof(wq->name), fmt, args);
@@ -670,6 +680,7 @@ err_free:
 	free_percpu(wq->pcpu_stats);
 	fwq_free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
+	atomic_dec(&fwq_objects[FWQ_OBJ_WQ]);
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(fwq_alloc_workqueue_variant);
@@ -710,6 +721,7 @@ void fwq_destroy_workqueue(struct fwq_workqueue *wq)
 		/* it empties wq->maydays before it exits */
 		kthread_stop(rescuer->task);
 		put_task_struct(rescuer->task);
+		atomic_dec(&fwq_objects[FWQ_OBJ_RESCUER]);
 		kfree(rescuer);
 	}
 
