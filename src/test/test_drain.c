@@ -40,6 +40,7 @@ struct chain_ctx {
 	/* the other half of each chain hops to a sibling item */
 	struct chain_item hops[DR_CHAINS];
 	atomic_t len[DR_CHAINS];	/* runs of each chain so far */
+	bool stop;			/* cleanup: chain no further */
 };
 
 static void chain_fn(struct fwq_work *work)
@@ -53,7 +54,8 @@ static void chain_fn(struct fwq_work *work)
 	atomic_inc(&it->runs);
 	if (!c)
 		return;		/* a lone item, not part of a chain */
-	if (atomic_inc_return(&c->len[it->idx]) >= DR_LEN)
+	if (atomic_inc_return(&c->len[it->idx]) >= DR_LEN ||
+	    READ_ONCE(c->stop))
 		return;
 	/* a chain alternates between its item and its hop */
 	is_hop = it >= c->hops && it < c->hops + DR_CHAINS;
@@ -64,6 +66,24 @@ static void chain_fn(struct fwq_work *work)
 	/* chained queueing: from an item of the same wq, accepted in drain */
 	if (!fwq_queue_work_on(cpu, c->wq, &next->work))
 		it->queue_failed = true;
+}
+
+/*
+ * After a failed drain the chains may still run: stop them before their
+ * memory goes. An item that read c->stop before it was set may still queue
+ * its partner during the first pass; the second pass cancels that one.
+ */
+static void drain_stop_chains(struct chain_ctx *c)
+{
+	int pass, i;
+
+	WRITE_ONCE(c->stop, true);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < DR_CHAINS; i++) {
+			fwq_cancel_work_sync(&c->items[i].work);
+			fwq_cancel_work_sync(&c->hops[i].work);
+		}
+	}
 }
 
 static void drain_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
@@ -105,6 +125,8 @@ static void drain_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	}
 	FWQ_EXPECT_EQ(t, short_chains, 0);
 	FWQ_EXPECT_EQ(t, failed, 0);
+	if (short_chains)
+		drain_stop_chains(c);
 
 	/* the drain is over: the workqueue accepts foreign work again */
 	FWQ_INIT_WORK(&extra.work, chain_fn);
