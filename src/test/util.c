@@ -8,12 +8,15 @@
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "util.h"
 
@@ -214,6 +217,50 @@ bool fwqt_thread_join(struct fwq_ktap_test *t, struct fwqt_thread *th,
 	return ok;
 }
 
+/*
+ * kernel_read/kernel_write need ->read_iter/->write_iter; debugfs files
+ * only have ->read/->write, which take user pointers. For those, bounce
+ * through an anonymous mapping of the calling process (the module loader
+ * runs the suites in insmod's context, so there is one) and call the
+ * operation as vfs_read/vfs_write would.
+ */
+static ssize_t fwqt_user_io(struct file *f, char *kbuf, size_t len,
+			    loff_t *pos, bool write)
+{
+	size_t maplen = PAGE_ALIGN(max_t(size_t, len, 1));
+	unsigned long ubuf;
+	ssize_t n;
+
+	if (!current->mm)
+		return -EOPNOTSUPP;
+	ubuf = vm_mmap(NULL, 0, maplen, PROT_READ | PROT_WRITE,
+		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(ubuf))
+		return (ssize_t)ubuf;
+	if (write) {
+		if (copy_to_user((void __user *)ubuf, kbuf, len))
+			n = -EFAULT;
+		else
+			n = f->f_op->write(f, (const char __user *)ubuf, len,
+					   pos);
+	} else {
+		n = f->f_op->read(f, (char __user *)ubuf, len, pos);
+		if (n > 0 && copy_from_user(kbuf, (void __user *)ubuf, n))
+			n = -EFAULT;
+	}
+	vm_munmap(ubuf, maplen);
+	return n;
+}
+
+static ssize_t fwqt_read(struct file *f, char *buf, size_t len, loff_t *pos)
+{
+	if (f->f_op->read_iter)
+		return kernel_read(f, buf, len, pos);
+	if (f->f_op->read)
+		return fwqt_user_io(f, buf, len, pos, false);
+	return -EINVAL;
+}
+
 ssize_t fwqt_file_read(const char *path, char *buf, size_t len)
 {
 	struct file *f;
@@ -224,7 +271,7 @@ ssize_t fwqt_file_read(const char *path, char *buf, size_t len)
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	while (total < (ssize_t)len - 1) {
-		n = kernel_read(f, buf + total, len - 1 - total, &pos);
+		n = fwqt_read(f, buf + total, len - 1 - total, &pos);
 		if (n <= 0) {
 			if (n < 0 && !total)
 				total = n;
@@ -247,7 +294,12 @@ ssize_t fwqt_file_write(const char *path, const char *val, size_t len)
 	f = filp_open(path, O_WRONLY, 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	n = kernel_write(f, val, len, &pos);
+	if (f->f_op->write_iter)
+		n = kernel_write(f, val, len, &pos);
+	else if (f->f_op->write)
+		n = fwqt_user_io(f, (char *)val, len, &pos, true);
+	else
+		n = -EINVAL;	/* as vfs_write for a file without ->write */
 	filp_close(f, NULL);
 	return n;
 }
