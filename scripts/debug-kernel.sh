@@ -82,15 +82,24 @@ if [ ! -f "$SRC/.fwq-unpacked" ]; then
 	rm -rf "$SRC" "$SRC.tmp"
 	mkdir -p "$SRC.tmp"
 	tar xf "$SRC_TAR" -C "$SRC.tmp" --strip-components=1
-	# fwq needs preempt notifiers; upstream only KVM selects the symbol.
-	# Give it a prompt so the fragment can set it without building KVM.
-	sed -i '/^config PREEMPT_NOTIFIERS$/{n;s/^\tbool$/\tbool "Preempt notifiers (fwq debug kernel)"/}' \
-		"$SRC.tmp/init/Kconfig"
-	grep -q 'bool "Preempt notifiers (fwq' "$SRC.tmp/init/Kconfig" ||
-		die "could not patch PREEMPT_NOTIFIERS prompt"
 	touch "$SRC.tmp/.fwq-unpacked"
 	mv "$SRC.tmp" "$SRC"
 fi
+
+# Symbols fwq needs that have no prompt upstream get one, so the fragment
+# can set them without pulling in what normally selects them:
+#   PREEMPT_NOTIFIERS (fwq's CM hook; only KVM selects it)
+#   GLOB (glob_match() for fwq_test's filter; tracing, ATA... select it)
+# Idempotent: a tree unpacked by an older version of this script is fixed.
+kprompt() {
+	local file=$SRC/$1 sym=$2 text=$3
+
+	grep -q "bool \"$text\"" "$file" && return 0
+	sed -i "/^config $sym\$/{n;s/^\tbool\$/\tbool \"$text\"/}" "$file"
+	grep -q "bool \"$text\"" "$file" || die "could not give $sym a prompt"
+}
+kprompt init/Kconfig PREEMPT_NOTIFIERS "Preempt notifiers (fwq debug kernel)"
+kprompt lib/Kconfig GLOB "glob_match (fwq debug kernel)"
 
 # Generate the config in a staging tree.
 STAGE=$FWQ_CACHE/debug-kernel/stage-$LANE
