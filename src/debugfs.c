@@ -29,13 +29,20 @@
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "internal.h"
 
-static ssize_t fwq_ro_write(struct file *file, const char __user *buf,
-			    size_t count, loff_t *ppos)
+/*
+ * The files use read_iter/write_iter (not read/write) and are created
+ * without the debugfs proxy, so kernel_read() and kernel_write() work on
+ * them too (the selftests read and write them from the kernel). The fops
+ * name THIS_MODULE as owner, so an open file pins the module, and every
+ * file's data is module-global.
+ */
+static ssize_t fwq_ro_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	pr_warn("debugfs %pD is read-only: write rejected\n", file);
+	pr_warn("debugfs %pD is read-only: write rejected\n", iocb->ki_filp);
 	return -EINVAL;
 }
 
@@ -47,10 +54,10 @@ static int fwq_##name##_open(struct inode *inode, struct file *file)	\
 static const struct file_operations fwq_##name##_fops = {		\
 	.owner = THIS_MODULE,						\
 	.open = fwq_##name##_open,					\
-	.read = seq_read,						\
+	.read_iter = seq_read_iter,					\
 	.llseek = seq_lseek,						\
 	.release = single_release,					\
-	.write = fwq_ro_write,						\
+	.write_iter = fwq_ro_write_iter,				\
 }
 
 static int fwq_version_show(struct seq_file *m, void *v)
@@ -205,14 +212,20 @@ static int fwq_knob_open(struct inode *inode, struct file *file)
 	return single_open(file, fwq_knob_show, inode->i_private);
 }
 
-static ssize_t fwq_knob_write(struct file *file, const char __user *ubuf,
-			      size_t count, loff_t *ppos)
+static ssize_t fwq_knob_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
+	struct file *file = iocb->ki_filp;
 	struct fwq_uint_knob *k = ((struct seq_file *)file->private_data)->private;
+	size_t count = iov_iter_count(from);
 	unsigned int val;
-	int ret;
+	char buf[24];
+	int ret = -EINVAL;
 
-	ret = kstrtouint_from_user(ubuf, count, 0, &val);
+	if (count && count < sizeof(buf) &&
+	    copy_from_iter(buf, count, from) == count) {
+		buf[count] = '\0';
+		ret = kstrtouint(buf, 0, &val);
+	}
 	if (ret || val < k->min || val > k->max) {
 		pr_warn("debugfs %s: bad value (want %u..%u), unchanged\n",
 			k->name, k->min, k->max);
@@ -228,10 +241,10 @@ static ssize_t fwq_knob_write(struct file *file, const char __user *ubuf,
 static const struct file_operations fwq_knob_fops = {
 	.owner = THIS_MODULE,
 	.open = fwq_knob_open,
-	.read = seq_read,
+	.read_iter = seq_read_iter,
 	.llseek = seq_lseek,
 	.release = single_release,
-	.write = fwq_knob_write,
+	.write_iter = fwq_knob_write_iter,
 };
 
 static unsigned int fwq_lockstat_on;
@@ -278,28 +291,38 @@ static int fwq_lockstat_dump_show(struct seq_file *m, void *v)
 
 FWQ_DEBUGFS_RO(lockstat_dump);
 
+struct fwq_debugfs_file {
+	const char *name;
+	umode_t mode;
+	void *data;
+	const struct file_operations *fops;
+};
+
+static const struct fwq_debugfs_file fwq_debugfs_files[] = {
+	{ "version", 0444, NULL, &fwq_version_fops },
+	{ "stats", 0444, NULL, &fwq_stats_file_fops },
+	{ "pools", 0444, NULL, &fwq_pools_file_fops },
+	{ "pods", 0444, NULL, &fwq_pods_fops },
+	{ "wqs", 0444, NULL, &fwq_wqs_file_fops },
+	{ "nr_active", 0444, NULL, &fwq_nr_active_file_fops },
+	{ "variants", 0444, NULL, &fwq_variants_fops },
+	{ "check", 0444, NULL, &fwq_check_fops },
+	{ "debug_counters", 0444, NULL, &fwq_debug_counters_fops },
+	{ "objects", 0444, NULL, &fwq_objects_fops },
+	{ "lockstat_dump", 0444, NULL, &fwq_lockstat_dump_fops },
+	{ "fail_create_worker", 0644, &fwq_knobs[0], &fwq_knob_fops },
+	{ "idle_timeout_ms", 0644, &fwq_knobs[1], &fwq_knob_fops },
+	{ "lockstat", 0644, &fwq_lockstat_knob, &fwq_knob_fops },
+};
+
 void fwq_debugfs_init(void)
 {
-	struct dentry *d = fwq_debugfs_root;
+	const struct fwq_debugfs_file *f;
 	int i;
 
-	debugfs_create_file("version", 0444, d, NULL, &fwq_version_fops);
-	debugfs_create_file("stats", 0444, d, NULL, &fwq_stats_file_fops);
-	debugfs_create_file("pools", 0444, d, NULL, &fwq_pools_file_fops);
-	debugfs_create_file("pods", 0444, d, NULL, &fwq_pods_fops);
-	debugfs_create_file("wqs", 0444, d, NULL, &fwq_wqs_file_fops);
-	debugfs_create_file("nr_active", 0444, d, NULL,
-			    &fwq_nr_active_file_fops);
-	debugfs_create_file("variants", 0444, d, NULL, &fwq_variants_fops);
-	debugfs_create_file("check", 0444, d, NULL, &fwq_check_fops);
-	debugfs_create_file("debug_counters", 0444, d, NULL,
-			    &fwq_debug_counters_fops);
-	debugfs_create_file("objects", 0444, d, NULL, &fwq_objects_fops);
-	debugfs_create_file("lockstat_dump", 0444, d, NULL,
-			    &fwq_lockstat_dump_fops);
-	for (i = 0; i < ARRAY_SIZE(fwq_knobs); i++)
-		debugfs_create_file(fwq_knobs[i].name, 0644, d, &fwq_knobs[i],
-				    &fwq_knob_fops);
-	debugfs_create_file("lockstat", 0644, d, &fwq_lockstat_knob,
-			    &fwq_knob_fops);
+	for (i = 0; i < ARRAY_SIZE(fwq_debugfs_files); i++) {
+		f = &fwq_debugfs_files[i];
+		debugfs_create_file_unsafe(f->name, f->mode, fwq_debugfs_root,
+					   f->data, f->fops);
+	}
 }
