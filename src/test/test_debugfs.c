@@ -109,12 +109,13 @@ static void df_free(struct list_head *files)
 }
 
 /*
- * Write every bad input to @path; each must fail with -EINVAL. If the
- * file's content is stable (two reads agree), it must be unchanged after.
- * Returns the number of violations.
+ * Write every bad input to @path; each must fail with -EINVAL. If the file
+ * is writable (a read-only file has no handler a write could reach, and
+ * its content may be live state) and its content is stable (two reads
+ * agree), it must be unchanged after. Returns the number of violations.
  */
 static int df_check_file(struct fwq_ktap_test *t, const char *path,
-			 char *a, char *b, char *c)
+			 bool writable, char *a, char *b, char *c)
 {
 	ssize_t la, lb, lc;
 	bool stable;
@@ -122,7 +123,7 @@ static int df_check_file(struct fwq_ktap_test *t, const char *path,
 
 	la = fwqt_file_read(path, a, DF_BUF);
 	lb = fwqt_file_read(path, b, DF_BUF);
-	stable = la >= 0 && la == lb && !memcmp(a, b, la);
+	stable = writable && la >= 0 && la == lb && !memcmp(a, b, la);
 
 	for (i = 0; i < ARRAY_SIZE(df_bad); i++) {
 		ssize_t ret = fwqt_file_write(path, df_bad[i],
@@ -145,6 +146,19 @@ static int df_check_file(struct fwq_ktap_test *t, const char *path,
 	return bad;
 }
 
+static bool df_writable(const char *path)
+{
+	struct kstat st;
+	struct path p;
+	int ret;
+
+	if (kern_path(path, 0, &p))
+		return false;
+	ret = vfs_getattr(&p, &st, STATX_MODE, AT_STATX_SYNC_AS_STAT);
+	path_put(&p);
+	return !ret && (st.mode & 0222);
+}
+
 static void df_check_tree(struct fwq_ktap_test *t, const char *root,
 			  bool writable_only)
 {
@@ -164,20 +178,12 @@ static void df_check_tree(struct fwq_ktap_test *t, const char *root,
 		goto out;
 	}
 	list_for_each_entry(n, &files, node) {
-		if (writable_only) {
-			struct kstat st;
-			struct path p;
+		bool writable = df_writable(n->path);
 
-			if (kern_path(n->path, 0, &p))
-				continue;
-			ret = vfs_getattr(&p, &st, STATX_MODE,
-					  AT_STATX_SYNC_AS_STAT);
-			path_put(&p);
-			if (ret || !(st.mode & 0222))
-				continue;
-		}
+		if (writable_only && !writable)
+			continue;
 		nr++;
-		bad += df_check_file(t, n->path, a, b, c);
+		bad += df_check_file(t, n->path, writable, a, b, c);
 	}
 	fwq_ktap_diag("%s: %d files checked, %d violations", root, nr, bad);
 	FWQ_EXPECT(t, nr > 0);
