@@ -17,6 +17,7 @@ extern const struct fwq_ktap_suite fwq_suite_baseline;
 extern const struct fwq_ktap_suite fwq_suite_variant;
 extern const struct fwq_ktap_suite fwq_suite_queue;
 extern const struct fwq_ktap_suite fwq_suite_flush;
+extern const struct fwq_ktap_suite fwq_suite_flushwalk;
 extern const struct fwq_ktap_suite fwq_suite_cancel;
 extern const struct fwq_ktap_suite fwq_suite_delayed;
 extern const struct fwq_ktap_suite fwq_suite_ordered;
@@ -37,6 +38,7 @@ extern const struct fwq_ktap_suite fwq_suite_sanity;
 	&fwq_suite_variant,	\
 	&fwq_suite_queue,	\
 	&fwq_suite_flush,	\
+	&fwq_suite_flushwalk,	\
 	&fwq_suite_cancel,	\
 	&fwq_suite_delayed,	\
 	&fwq_suite_ordered,	\

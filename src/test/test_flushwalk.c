@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a flush walks (design §8.14, §8.15; seed series 2 and 85f0d8e):
+ * read through fwq_workqueue_get_stats() flush_pwqs_visited and
+ * flush_lock_cycles around single flushes of an unbound workqueue whose
+ * per-CPU pwqs all share one pool (scope system).
+ *  - pwqs replaced by an attrs change stop being walked once released;
+ *  - flush=each: one pool-lock cycle per pwq visited, every pwq visited;
+ *  - flush=coalesce: every pwq visited, the lock cycled once per run of
+ *    pwqs sharing a pool (here: far fewer cycles than pwqs);
+ *  - flush=active: only pwqs active since the last flush are visited: none
+ *    for a flush of an idle workqueue, and only the queued-to pwq(s) after
+ *    one item.
+ */
+#include <linux/delay.h>
+#include <linux/kernel.h>
+
+#include <fwq/fwq.h>
+
+#include "suites.h"
+#include "util.h"
+
+struct fw_delta {
+	u64 flushes;
+	u64 visited;
+	u64 cycles;
+};
+
+static void fw_item_fn(struct fwq_work *work)
+{
+}
+
+/* Stats delta of one flush, with @queue items queued to one CPU before. */
+static struct fw_delta fw_one_flush(struct fwq_workqueue *wq, int queue)
+{
+	struct fwq_wq_stats a, b;
+	struct fwq_work w;
+	struct fw_delta d;
+	int cpu = fwqt_random_online_cpu();
+
+	FWQ_INIT_WORK(&w, fw_item_fn);
+	fwq_flush_workqueue(wq);	/* settle: nothing in flight */
+	fwq_workqueue_get_stats(wq, &a);
+	if (queue)
+		fwq_queue_work_on(cpu, wq, &w);
+	fwq_flush_workqueue(wq);
+	fwq_workqueue_get_stats(wq, &b);
+	d.flushes = b.flushes - a.flushes;
+	d.visited = b.flush_pwqs_visited - a.flush_pwqs_visited;
+	d.cycles = b.flush_lock_cycles - a.flush_lock_cycles;
+	return d;
+}
+
+/*
+ * Invariant (§8.14, §8.15): the flush variant decides what a flush walks:
+ * each = one lock cycle per pwq, all pwqs; coalesce = all pwqs, one cycle
+ * per pool run; active = only the pwqs queued to since the last flush.
+ */
+static void test_flush_walk(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fw_delta idle, busy;
+	struct fwq_variant v;
+	unsigned long end;
+
+	fwqt_variant(t, &v, F);
+	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_SYSTEM, 0);
+	if (!wq)
+		return;
+	/*
+	 * The pwqs the apply replaced are released asynchronously; until
+	 * then flushes still walk them. They must go (design §4.16): poll
+	 * until at most one pwq per possible CPU plus the default is left.
+	 */
+	end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+	do {
+		idle = fw_one_flush(wq, 0);
+		if (v.flush == FWQ_FLUSH_ACTIVE ||
+		    idle.visited <= num_possible_cpus() + 1)
+			break;
+		msleep(20);
+	} while (time_before(jiffies, end));
+	if (!FWQ_EXPECT(t, v.flush == FWQ_FLUSH_ACTIVE ||
+			idle.visited <= num_possible_cpus() + 1))
+		fwq_ktap_diag("replaced pwqs still walked: %llu visited, %u possible CPUs",
+			      idle.visited, num_possible_cpus());
+	busy = fw_one_flush(wq, 1);
+	fwq_ktap_diag("idle flush: %llu flushes, %llu pwqs visited, %llu lock cycles",
+		      idle.flushes, idle.visited, idle.cycles);
+	fwq_ktap_diag("flush after one item: %llu flushes, %llu pwqs visited, %llu lock cycles",
+		      busy.flushes, busy.visited, busy.cycles);
+	FWQ_EXPECT_EQ(t, idle.flushes, 1);
+	FWQ_EXPECT_EQ(t, busy.flushes, 1);
+
+	switch (v.flush) {
+	case FWQ_FLUSH_EACH:
+		/* one pwq per CPU at least: more than one visited */
+		FWQ_EXPECT(t, busy.visited >= num_online_cpus());
+		FWQ_EXPECT_EQ(t, busy.cycles, busy.visited);
+		FWQ_EXPECT_EQ(t, idle.cycles, idle.visited);
+		break;
+	case FWQ_FLUSH_COALESCE:
+		/* all pwqs share one pool: few lock cycles for many pwqs */
+		FWQ_EXPECT(t, busy.visited >= num_online_cpus());
+		FWQ_EXPECT(t, busy.cycles >= 1);
+		FWQ_EXPECT(t, busy.cycles < busy.visited);
+		break;
+	case FWQ_FLUSH_ACTIVE:
+		/* nothing queued since the last flush: nothing to visit */
+		FWQ_EXPECT_EQ(t, idle.visited, 0);
+		/* one item on one pwq */
+		FWQ_EXPECT(t, busy.visited >= 1);
+		FWQ_EXPECT(t, busy.visited < num_online_cpus() ||
+			   num_online_cpus() <= 2);
+		break;
+	default:
+		FWQ_EXPECT(t, !"unknown flush variant");
+	}
+	fwq_destroy_workqueue(wq);
+}
+
+static const struct fwq_ktap_case flushwalk_cases[] = {
+	FWQT_CASE("flush_walk_matches_variant", test_flush_walk, F),
+	{}
+};
+
+const struct fwq_ktap_suite fwq_suite_flushwalk = {
+	.name = "fwq_flushwalk",
+	.cases = flushwalk_cases,
+};
