@@ -22,8 +22,27 @@ static char *filter = "";
 module_param(filter, charp, 0444);
 MODULE_PARM_DESC(filter, "glob over suite.case names to run (default: all)");
 
+/* In run order; see suites.h. */
 static const struct fwq_ktap_suite * const fwq_test_suites[] = {
-	FWQ_TEST_SUITES
+	&fwq_suite_module,
+	&fwq_suite_baseline,
+	&fwq_suite_variant,
+	&fwq_suite_queue,
+	&fwq_suite_flush,
+	&fwq_suite_flushwalk,
+	&fwq_suite_cancel,
+	&fwq_suite_delayed,
+	&fwq_suite_ordered,
+	&fwq_suite_maxactive,
+	&fwq_suite_drain,
+	&fwq_suite_affinity,
+	&fwq_suite_cm,
+	&fwq_suite_wakecount,
+	&fwq_suite_cull,
+	&fwq_suite_rescuer,
+	&fwq_suite_hotplug,
+	&fwq_suite_debugfs,
+	&fwq_suite_sanity,
 };
 
 static int __init fwq_test_init(void)

@@ -95,6 +95,7 @@ static void cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
 
 		/* B goes in behind A, which is running on the CPU */
 		if (!fwqt_wait(t, &p->a_started, "item A start")) {
+			/* let A stop waiting for B; pairs with A's acquire */
 			smp_store_release(&p->b_queued, true);
 			continue;
 		}
@@ -111,7 +112,7 @@ static void cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
 			fwq_ktap_diag("%s: cpu %d: B did not run while A %s",
 				      kind, p->cpu, spin ? "spun" : "blocked");
 		if (p->b_early && !spin)
-			fwq_ktap_diag("%s: cpu %d: B ran while A was still running (no concurrency management?)",
+			fwq_ktap_diag("%s: cpu %d: B ran while A still ran (no CM?)",
 				      kind, p->cpu);
 		if (p->b_cpu != p->cpu && wrong_cpu++ < 4)
 			fwq_ktap_diag("%s: B for cpu %d ran on cpu %d", kind,
