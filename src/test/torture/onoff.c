@@ -20,6 +20,20 @@ static unsigned int tt_onoff_holdoff_s;
 static u32 tt_onoff_seed;
 static struct cpumask tt_offlined;	/* CPUs this module took offline */
 
+/* a random present CPU other than CPU 0, or -1 */
+static int tt_random_present_cpu(struct rnd_state *rs)
+{
+	int n = num_present_cpus() - 1, cpu, i;
+
+	if (n < 1)
+		return -1;
+	i = tt_rand(rs, n);
+	for_each_present_cpu(cpu)
+		if (cpu && i-- == 0)
+			return cpu;
+	return -1;
+}
+
 static int tt_onoff_fn(void *arg)
 {
 	struct rnd_state rs;
@@ -36,9 +50,9 @@ static int tt_onoff_fn(void *arg)
 		schedule_timeout_interruptible(max(1UL, wait));
 		if (kthread_should_stop())
 			break;
-		/* never CPU 0; any other present CPU */
-		cpu = 1 + tt_rand(&rs, nr_cpu_ids - 1);
-		if (nr_cpu_ids < 2 || !cpu_present(cpu))
+		/* never CPU 0; any other present CPU (possible may be sparse) */
+		cpu = tt_random_present_cpu(&rs);
+		if (cpu <= 0)
 			continue;
 		atomic_inc(&tt_stats.onoff_attempts);
 		if (cpu_online(cpu)) {
