@@ -8,7 +8,7 @@
  *   knobs/KEY (rw) the same keys one by one
  *   control   (w)  "run": run the spec synchronously in the writer's
  *                  context; "stop": stop a run in progress
- *   run       (w)  any write: same as "run" to control
+ *   run       (w)  "1" or "run": same as "run" to control
  *   results   (r)  one JSON object per repetition of the last run
  *   text      (r)  the same runs as test_workqueue-style lines
  *   status    (r)  idle/running, current repetition, last error
@@ -788,7 +788,20 @@ static const struct file_operations control_fops = {
 static ssize_t run_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
-	return bench_do_run(len);
+	char *line = bench_get_line(ubuf, len);
+	ssize_t ret;
+
+	if (IS_ERR(line))
+		return PTR_ERR(line);
+	strim(line);
+	if (!strcmp(line, "1") || !strcmp(line, "run")) {
+		ret = bench_do_run(len);
+	} else {
+		pr_warn("bad run trigger \"%s\" (want 1 or run)\n", line);
+		ret = -EINVAL;
+	}
+	kfree(line);
+	return ret;
 }
 
 static const struct file_operations run_fops = {
