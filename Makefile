@@ -108,3 +108,5 @@ help:
 
 # The bench target lives with the bench.
 -include $(FWQ_TOP)/bench/bench.mk
+# Torture, race reproducers and the debug-kernel lanes.
+-include $(FWQ_TOP)/scripts/torture.mk

@@ -8,6 +8,8 @@
 #   make repro [PRESET=small]   H1/H8 race reproducers
 #   make badinput               bad values to every debugfs file/parameter
 #   make debug-kernel LANE=lockdep|kcsan   build (once) a debug kernel
+#   make check-debug           the lanes of scripts/check.d/debug/*.list
+#       (lockdep+KASAN+kmemleak, KCSAN, PREEMPT_RT), make check's format
 #   make debug-lane LANE=lockdep|kcsan|rt [DEBUG_DURATION=30] [CYCLES=100]
 #       selftests, torture, H8 and load/unload-in-flight on a debug kernel
 #       (rt: Debian's PREEMPT_RT kernel)
@@ -20,7 +22,7 @@ DEBUG_DURATION ?= 30
 CYCLES ?= 100
 LANE ?= lockdep
 
-.PHONY: torture repro badinput debug-kernel debug-lane
+.PHONY: torture repro badinput debug-kernel debug-lane check-debug
 
 torture: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan torture \
@@ -45,3 +47,6 @@ debug-lane:
 	@$(FWQ_TOP)/scripts/debug-kernel-run.sh --lane $(LANE) \
 		--plan torture-debug --preset $(PRESET) --timeout 3600 \
 		--append "fwqt.duration=$(DEBUG_DURATION) fwqt.cycles=$(CYCLES) $(APPEND)"
+
+check-debug:
+	@FWQ_CHECK_LANES='debug/*' FWQ_CHECK_SKIP_LINT=1 $(FWQ_TOP)/scripts/check.sh
