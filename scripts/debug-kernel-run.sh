@@ -47,7 +47,7 @@ esac
 if [ "$lane" = rt ]; then
 	kdir=$(FLAVOUR=rt KDIR='' KREL='' "$TOP/scripts/kdir.sh" --kdir) ||
 		die "no PREEMPT_RT headers (scripts/deps.sh)"
-	rel=$(KDIR=$kdir "$TOP/scripts/kdir.sh" --krel) ||
+	rel=$(KDIR=$kdir KREL='' "$TOP/scripts/kdir.sh" --krel) ||
 		die "cannot read the RT release"
 	vmargs+=(--flavour rt)
 else
