@@ -27,6 +27,7 @@
 
 struct fw_arg {
 	struct fwq_work *work;
+	atomic_t entered;	/* the thread is about to call flush_work */
 	bool ret;
 };
 
@@ -34,6 +35,7 @@ static void fw_thread(void *p)
 {
 	struct fw_arg *a = p;
 
+	atomic_set(&a->entered, 1);
 	a->ret = fwq_flush_work(a->work);
 }
 
@@ -52,13 +54,19 @@ static void fw_check_waits(struct fwq_ktap_test *t, struct fwqt_blocker *gate,
 			   const char *what)
 {
 	struct fwqt_thread th;
-	struct fw_arg a = { .work = work };
+	struct fw_arg a = { .work = work, .entered = ATOMIC_INIT(0) };
 
 	if (fwqt_thread_start(&th, fw_thread, &a, -1, "flush_work")) {
 		FWQ_EXPECT(t, !"kthread");
 		fwqt_blocker_open(gate);
 		return;
 	}
+	/*
+	 * Hold the gate only once the thread is at the call: on a loaded
+	 * host it may not have run yet, and a flush that starts after the
+	 * item finished rightly returns false.
+	 */
+	fwqt_wait_atomic(t, &a.entered, 1, "flush_work entry");
 	/* Not a timing check: a correct flush never returns here. */
 	if (!FWQ_EXPECT(t, !fwqt_done_within(&th.done, FLUSH_HOLD_MS)))
 		fwq_ktap_diag("%s: flush_work returned while the item was blocked",
