@@ -3,7 +3,7 @@
 #
 # debug-kernel-run.sh --lane lockdep|kcsan|rt --plan PLAN [--preset small|wide]
 #                     [--timeout S] [--out DIR] [--append "CMDLINE"]
-#                     [--no-torture]
+#                     [--no-torture] [--no-build]
 #
 # Run a guest plan on a debug kernel lane (--lane rt: Debian's PREEMPT_RT
 # image and headers instead of a built kernel, vm-run.sh --flavour rt):
@@ -17,7 +17,9 @@
 #   3. the kernel image is put where scripts/get-kernel.sh looks for it
 #      ($FWQ_CACHE/kernel/<release>/boot/vmlinuz-<release>) and
 #      scripts/vm-run.sh boots it with KREL=<release> --modules <copy>.
-# FWQ_DK_KDIR=<finished build tree> skips step 1 and uses that kernel.
+# FWQ_DK_KDIR=<finished build tree> skips step 1 and uses that kernel;
+# --no-build fails instead of building a lane kernel that is not built yet
+# (make check-debug builds them in steps of their own, with a time limit).
 # Exit code: vm-run.sh's (0 pass, 1 fail, 2 setup, 3 badness, 124 timeout).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,15 +29,17 @@ die() { echo "debug-kernel-run: $*" >&2; exit 2; }
 
 lane=
 torture=1
+dkargs=()
 vmargs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--lane) lane=${2:-}; shift 2 || die "--lane needs a value" ;;
 	--no-torture) torture=0; shift ;;
+	--no-build) dkargs+=(--no-build); shift ;;
 	--plan|--preset|--timeout|--out|--append)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		vmargs+=("$1" "$2"); shift 2 ;;
-	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,23p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
@@ -57,7 +61,8 @@ else
 		bz=$kdir/arch/x86/boot/bzImage
 		rel=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)
 	else
-		info=$("$TOP/scripts/debug-kernel.sh" --lane "$lane") ||
+		info=$("$TOP/scripts/debug-kernel.sh" --lane "$lane" \
+			"${dkargs[@]}") ||
 			die "debug kernel build failed"
 		kdir=$(sed -n 's/^FWQ_DK_KDIR=//p' <<< "$info")
 		bz=$(sed -n 's/^FWQ_DK_BZIMAGE=//p' <<< "$info")

@@ -5,6 +5,7 @@
 # debug lane, and print where it is.
 #
 #   scripts/debug-kernel.sh --lane lockdep|kcsan [--jobs N] [--config-only]
+#                           [--no-build] [--max-seconds S]
 #
 # Lanes:
 #   lockdep  PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, KASAN, DEBUG_OBJECTS_WORK,
@@ -17,6 +18,10 @@
 # fragment, then olddefconfig; every fragment line is checked in the result.
 # The build tree lives in $FWQ_CACHE/debug-kernel/<lane>-<sha of .config>,
 # so an unchanged config never rebuilds; an interrupted build resumes.
+# --no-build fails (exit 1) instead of building a kernel that is not built
+# yet; --max-seconds S stops a build that runs longer (exit 1; it resumes
+# next time), so a CI run reports a slow build instead of running out of
+# time.
 #
 # On success the last lines on stdout are shell assignments:
 #   FWQ_DK_KDIR=<build tree: pass as KDIR= to build fwq for this kernel>
@@ -30,6 +35,8 @@ set -euo pipefail
 LANE=
 JOBS=$(nproc)
 CONFIG_ONLY=0
+NO_BUILD=0
+MAX_S=0
 FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KCONF=$TOP/scripts/kconfig
@@ -43,7 +50,11 @@ while [ $# -gt 0 ]; do
 	--lane) LANE=$2; shift 2 ;;
 	--jobs) JOBS=$2; shift 2 ;;
 	--config-only) CONFIG_ONLY=1; shift ;;
-	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
+	--no-build) NO_BUILD=1; shift ;;
+	--max-seconds)
+		[[ ${2:-} =~ ^[0-9]+$ ]] || die "--max-seconds needs seconds"
+		MAX_S=$2; shift 2 ;;
+	-h|--help) sed -n '3,32p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
@@ -163,11 +174,21 @@ if [ $CONFIG_ONLY -eq 1 ]; then
 fi
 
 if [ ! -f "$DIR/.fwq-built" ]; then
+	if [ $NO_BUILD -eq 1 ]; then
+		log "the $LANE kernel ($DIR) is not built; make debug-kernel LANE=$LANE builds it"
+		exit 1
+	fi
 	log "building $LANE kernel in $DIR with -j$JOBS (log: $DIR/build.log)"
 	start=$(date +%s)
-	if ! nice -n 19 make -C "$SRC" O="$DIR" ARCH=x86_64 -j"$JOBS" \
-		bzImage modules >"$DIR/build.log" 2>&1; then
+	limit=()
+	[ "$MAX_S" -eq 0 ] || limit=(timeout "$MAX_S")
+	rc=0
+	nice -n 19 "${limit[@]}" make -C "$SRC" O="$DIR" ARCH=x86_64 \
+		-j"$JOBS" bzImage modules >"$DIR/build.log" 2>&1 || rc=$?
+	if [ $rc -ne 0 ]; then
 		tail -n 40 "$DIR/build.log" >&2
+		[ $rc -eq 124 ] && [ "$MAX_S" -ne 0 ] &&
+			log "build stopped after --max-seconds $MAX_S (it resumes next time)"
 		log "build failed"
 		exit 1
 	fi
