@@ -13,7 +13,9 @@
 #       boot PLAN in PRESET; each KTAP test is a test, and the run itself
 #       is the test "vm.PRESET.PLAN" (fails on a crash, timeout, ...)
 #   cmd NAME COMMAND [ARGS...]
-#       run COMMAND on the host; exit 0 is "ok NAME"
+#       run COMMAND on the host; exit 0 is "ok NAME". A command that leaves
+#       a vm-run.sh --out directory in $FWQ_CHECK_DIR/NAME has its tests
+#       (NAME/tests.txt) listed and counted too, as "NAME.TEST"
 # Add a lane by adding a file (e.g. scripts/check.d/30-torture.list).
 # Environment: FLAVOUR, KDIR, KREL (target), FWQ_CHECK_LANES (a glob over
 # lane file names, default "*"), FWQ_CHECK_SKIP_LINT=1.
@@ -121,6 +123,21 @@ run_vm() {
 	result "vm.$name" $rc "$why, exit $rc, boot+run $(fwq_elapsed "$start")s"
 }
 
+# sub_tests NAME: list and count the tests of the cmd lane NAME's vm-run.sh
+# --out directory, if it left one, and show its badness lines.
+sub_tests() {
+	local dir=$FWQ_CHECK_DIR/$1
+
+	if [ -s "$dir/tests.txt" ]; then
+		sed -E "s/^(ok|not ok|skip) /\1 $1./" "$dir/tests.txt" \
+			> "$dir/tests-named.txt"
+		cat "$dir/tests-named.txt"
+		count "$dir/tests-named.txt"
+	fi
+	[ -s "$dir/badness.txt" ] && head -n 20 "$dir/badness.txt" | sed 's/^/# badness: /'
+	return 0
+}
+
 for list in scripts/check.d/${FWQ_CHECK_LANES:-*}.list; do
 	[ -r "$list" ] || continue
 	echo "# lanes from $list"
@@ -139,6 +156,7 @@ for list in scripts/check.d/${FWQ_CHECK_LANES:-*}.list; do
 			name=$1
 			shift
 			timed "$name" "$FWQ_CHECK_DIR/$name.log" "$@"
+			sub_tests "$name"
 			;;
 		*)
 			result "lane:$list" 1 "unknown lane kind '$kind'"
