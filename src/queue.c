@@ -456,20 +456,48 @@ bad:
 	return false;
 }
 
+/**
+ * fwq_take_pending_irqsave - common start of the queue_*_on entry points
+ * @cpu: the cpu argument of the caller (checked)
+ * @wq: the target workqueue (checked)
+ * @work: the item to take PENDING of
+ * @flags: where the IRQ state is saved
+ *
+ * Checks @cpu and @wq, turns IRQs off and tries to take PENDING of @work;
+ * a disabled item gets PENDING released again. Always inlined: the entry
+ * points are the hot path, and @flags stays in a register as it did
+ * before the prologue was shared.
+ *
+ * Return: true with IRQs off (the old state in *@flags) when the caller
+ * owns PENDING of an enabled item: it must queue @work and then
+ * local_irq_restore(*@flags).  False with IRQs as they were when the
+ * arguments are bad, @work was already pending or @work is disabled.
+ */
+static __always_inline bool
+fwq_take_pending_irqsave(int cpu, struct fwq_workqueue *wq,
+			 struct fwq_work *work, unsigned long *flags)
+{
+	if (!fwq_cpu_arg_ok(cpu, wq))
+		return false;
+
+	local_irq_save(*flags);
+	if (!test_and_set_bit(FWQ_WORK_STRUCT_PENDING_BIT,
+			      (unsigned long *)&work->data) &&
+	    !fwq_clear_pending_if_disabled(work))
+		return true;
+	local_irq_restore(*flags);
+	return false;
+}
+
 bool fwq_queue_work_on(int cpu, struct fwq_workqueue *wq,
 		       struct fwq_work *work)
 {
 	unsigned long flags;
-	bool ret = false;
+	bool ret;
 
-	if (!fwq_cpu_arg_ok(cpu, wq))
+	if (!fwq_take_pending_irqsave(cpu, wq, work, &flags))
 		return false;
-
-	local_irq_save(flags);
-	if (!test_and_set_bit(FWQ_WORK_STRUCT_PENDING_BIT,
-			      (unsigned long *)&work->data) &&
-	    !fwq_clear_pending_if_disabled(work))
-		ret = __fwq_queue_work(cpu, wq, work);
+	ret = __fwq_queue_work(cpu, wq, work);
 	local_irq_restore(flags);
 	return ret;
 }
@@ -568,18 +596,12 @@ bool fwq_queue_delayed_work_on(int cpu, struct fwq_workqueue *wq,
 			       struct fwq_delayed_work *dwork,
 			       unsigned long delay)
 {
-	struct fwq_work *work = &dwork->work;
 	unsigned long flags;
-	bool ret = false;
+	bool ret;
 
-	if (!fwq_cpu_arg_ok(cpu, wq))
+	if (!fwq_take_pending_irqsave(cpu, wq, &dwork->work, &flags))
 		return false;
-
-	local_irq_save(flags);
-	if (!test_and_set_bit(FWQ_WORK_STRUCT_PENDING_BIT,
-			      (unsigned long *)&work->data) &&
-	    !fwq_clear_pending_if_disabled(work))
-		ret = __fwq_queue_delayed_work(cpu, wq, dwork, delay);
+	ret = __fwq_queue_delayed_work(cpu, wq, dwork, delay);
 	local_irq_restore(flags);
 	return ret;
 }
