@@ -18,23 +18,6 @@
 
 #define CANCEL_HOLD_MS	50
 
-struct cs_arg {
-	struct fwq_work *work;
-	bool ret;
-};
-
-static void cs_thread(void *p)
-{
-	struct cs_arg *a = p;
-
-	a->ret = fwq_cancel_work_sync(a->work);
-}
-
-static void cs_unstick(void *p)
-{
-	fwqt_blocker_open(p);
-}
-
 /*
  * Invariant (§8.6): cancel_work_sync on a pending item returns true, and the
  * item never runs; cancel_work (async) likewise; on an idle item both
@@ -104,8 +87,7 @@ static void test_cancel_running(struct fwq_ktap_test *t)
 
 	for (requeue = 0; requeue < 2; requeue++) {
 		struct fwqt_blocker r;
-		struct fwqt_thread th;
-		struct cs_arg a = { .work = &r.work };
+		struct fwqt_call c;
 
 		fwqt_blocker_init(&r);
 		FWQ_EXPECT(t, fwq_queue_work(wq, &r.work));
@@ -115,13 +97,11 @@ static void test_cancel_running(struct fwq_ktap_test *t)
 		}
 		if (requeue)
 			FWQ_EXPECT(t, fwq_queue_work(wq, &r.work));
-		if (fwqt_thread_start(&th, cs_thread, &a, -1, "cancel")) {
-			FWQ_EXPECT(t, !"kthread");
-			fwqt_blocker_open(&r);
+		if (fwqt_call_start(t, &c, fwq_cancel_work_sync, &r.work, &r,
+				    "cancel"))
 			break;
-		}
 		/* Not a timing check: a correct cancel never returns here. */
-		if (!FWQ_EXPECT(t, !fwqt_done_within(&th.done, CANCEL_HOLD_MS)))
+		if (!FWQ_EXPECT(t, !fwqt_done_within(&c.th.done, CANCEL_HOLD_MS)))
 			fwq_ktap_diag("requeue=%d: cancel_work_sync returned while the item ran",
 				      requeue);
 		/*
@@ -130,15 +110,14 @@ static void test_cancel_running(struct fwq_ktap_test *t)
 		 * queue succeeds and the cancel must then steal it.
 		 */
 		queued = false;
-		if (!fwqt_thread_done(&th)) {
+		if (!fwqt_thread_done(&c.th)) {
 			queued = fwq_queue_work(wq, &r.work);
 			if (queued && !requeue)
 				fwq_ktap_diag("the cancel had not started yet");
 			FWQ_EXPECT(t, !queued || !requeue);
 		}
-		fwqt_blocker_open(&r);
-		fwqt_thread_join(t, &th, cs_unstick, &r, "cancel_work_sync");
-		FWQ_EXPECT_EQ(t, a.ret, requeue || queued);
+		fwqt_call_finish(t, &c, "cancel_work_sync");
+		FWQ_EXPECT_EQ(t, c.ret, requeue || queued);
 		FWQ_EXPECT_EQ(t, atomic_read(&r.done), 1);
 		FWQ_EXPECT_EQ(t, fwq_work_busy(&r.work), 0);
 		fwq_flush_workqueue(wq);

@@ -25,25 +25,6 @@
 
 /* ---- flush_work ---- */
 
-struct fw_arg {
-	struct fwq_work *work;
-	atomic_t entered;	/* the thread is about to call flush_work */
-	bool ret;
-};
-
-static void fw_thread(void *p)
-{
-	struct fw_arg *a = p;
-
-	atomic_set(&a->entered, 1);
-	a->ret = fwq_flush_work(a->work);
-}
-
-static void fw_unstick(void *p)
-{
-	fwqt_blocker_open(p);
-}
-
 /*
  * Check that fwq_flush_work(@work) in a helper thread stays blocked while
  * @gate is closed, returns true once it opens, and that @work had finished
@@ -53,27 +34,22 @@ static void fw_check_waits(struct fwq_ktap_test *t, struct fwqt_blocker *gate,
 			   struct fwq_work *work, atomic_t *done,
 			   const char *what)
 {
-	struct fwqt_thread th;
-	struct fw_arg a = { .work = work, .entered = ATOMIC_INIT(0) };
+	struct fwqt_call c;
 
-	if (fwqt_thread_start(&th, fw_thread, &a, -1, "flush_work")) {
-		FWQ_EXPECT(t, !"kthread");
-		fwqt_blocker_open(gate);
+	if (fwqt_call_start(t, &c, fwq_flush_work, work, gate, "flush_work"))
 		return;
-	}
 	/*
 	 * Hold the gate only once the thread is at the call: on a loaded
 	 * host it may not have run yet, and a flush that starts after the
 	 * item finished rightly returns false.
 	 */
-	fwqt_wait_atomic(t, &a.entered, 1, "flush_work entry");
+	fwqt_wait_atomic(t, &c.entered, 1, "flush_work entry");
 	/* Not a timing check: a correct flush never returns here. */
-	if (!FWQ_EXPECT(t, !fwqt_done_within(&th.done, FLUSH_HOLD_MS)))
+	if (!FWQ_EXPECT(t, !fwqt_done_within(&c.th.done, FLUSH_HOLD_MS)))
 		fwq_ktap_diag("%s: flush_work returned while the item was blocked",
 			      what);
-	fwqt_blocker_open(gate);
-	fwqt_thread_join(t, &th, fw_unstick, gate, "flush_work");
-	FWQ_EXPECT(t, a.ret);
+	fwqt_call_finish(t, &c, "flush_work");
+	FWQ_EXPECT(t, c.ret);
 	if (!FWQ_EXPECT(t, atomic_read(done) >= 1))
 		fwq_ktap_diag("%s: flush_work returned before the item finished",
 			      what);

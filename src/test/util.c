@@ -379,6 +379,46 @@ void fwqt_blocker_fn(struct fwq_work *work)
 	atomic_inc(&b->done);
 }
 
+static void fwqt_call_fn(void *p)
+{
+	struct fwqt_call *c = p;
+
+	atomic_set(&c->entered, 1);
+	c->ret = c->fn(c->work);
+}
+
+int fwqt_call_start(struct fwq_ktap_test *t, struct fwqt_call *c,
+		    bool (*fn)(struct fwq_work *), struct fwq_work *work,
+		    struct fwqt_blocker *gate, const char *name)
+{
+	int ret;
+
+	c->fn = fn;
+	c->work = work;
+	c->gate = gate;
+	atomic_set(&c->entered, 0);
+	c->ret = false;
+	ret = fwqt_thread_start(&c->th, fwqt_call_fn, c, -1, name);
+	if (ret) {
+		FWQ_EXPECT(t, !"kthread");
+		fwqt_blocker_open(gate);
+	}
+	return ret;
+}
+
+/* fwqt_thread_join() unstick callback: let the item held by @p go */
+static void fwqt_call_unstick(void *p)
+{
+	fwqt_blocker_open(p);
+}
+
+bool fwqt_call_finish(struct fwq_ktap_test *t, struct fwqt_call *c,
+		      const char *what)
+{
+	fwqt_blocker_open(c->gate);
+	return fwqt_thread_join(t, &c->th, fwqt_call_unstick, c->gate, what);
+}
+
 int fwqt_random_online_cpu(void)
 {
 	unsigned int n = get_random_u32_below(num_online_cpus());

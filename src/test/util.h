@@ -178,6 +178,46 @@ static inline void fwqt_blocker_open(struct fwqt_blocker *b)
 }
 
 /*
+ * A blocking call on one work item (fwq_flush_work, fwq_cancel_work_sync)
+ * made from a helper thread while the fwqt_blocker @gate holds the item up,
+ * so that the test can check the call keeps waiting and then let it go.
+ */
+struct fwqt_call {
+	struct fwqt_thread th;
+	bool (*fn)(struct fwq_work *work);
+	struct fwq_work *work;
+	struct fwqt_blocker *gate;
+	atomic_t entered;	/* the thread is about to call fn */
+	bool ret;		/* what fn returned */
+};
+
+/**
+ * fwqt_call_start - call @fn(@work) in a helper thread
+ * @t: running test; marked failed if the thread cannot be created
+ * @c: the call
+ * @fn: the blocking call
+ * @work: its argument
+ * @gate: the blocker that holds @work up; opened if the start fails
+ * @name: thread name
+ *
+ * Return: 0, or -errno after failing @t and opening @gate.
+ */
+int fwqt_call_start(struct fwq_ktap_test *t, struct fwqt_call *c,
+		    bool (*fn)(struct fwq_work *), struct fwq_work *work,
+		    struct fwqt_blocker *gate, const char *name);
+
+/**
+ * fwqt_call_finish - open the gate and wait for the call to return
+ * @t: running test
+ * @c: a started call
+ * @what: printed if the hang guard trips (which opens the gate again)
+ *
+ * Return: as fwqt_thread_join(); the call's result is in @c->ret.
+ */
+bool fwqt_call_finish(struct fwq_ktap_test *t, struct fwqt_call *c,
+		      const char *what);
+
+/*
  * fwqt_alloc_wq - allocate a workqueue of a variant; fails the test on NULL
  * @t: running test
  * @v: variant
