@@ -196,20 +196,10 @@ static void sr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_cancel_self_requeue(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
 	struct fwq_variant v;
 
 	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		sr_run(t, wq, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
-	if (wq) {
-		sr_run(t, wq, "unbound");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_DFL, sr_run);
 }
 
 #define CR_ROUNDS	400

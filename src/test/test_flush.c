@@ -182,20 +182,10 @@ static void h8_pattern(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_flush_retired_color(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
 	struct fwq_variant v;
 
 	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		h8_pattern(t, wq, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_CPU, 0);
-	if (wq) {
-		h8_pattern(t, wq, "unbound,scope=cpu");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_CPU, h8_pattern);
 }
 
 /* ---- flush_workqueue completeness under concurrent queueing ---- */
@@ -350,20 +340,10 @@ static void fc_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_flush_completeness(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
 	struct fwq_variant v;
 
 	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		fc_run(t, wq, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_CPU, 0);
-	if (wq) {
-		fc_run(t, wq, "unbound,scope=cpu");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_CPU, fc_run);
 }
 
 /* ---- no livelock ---- */
@@ -432,20 +412,10 @@ static void ll_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_flush_not_livelocked(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
 	struct fwq_variant v;
 
 	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		ll_run(t, wq, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
-	if (wq) {
-		ll_run(t, wq, "unbound");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_DFL, ll_run);
 }
 
 /* ---- overflow: more flushers than colours ---- */

@@ -419,6 +419,35 @@ bool fwqt_call_finish(struct fwq_ktap_test *t, struct fwqt_call *c,
 	return fwqt_thread_join(t, &c->th, fwqt_call_unstick, c->gate, what);
 }
 
+void fwqt_run_percpu_unbound(struct fwq_ktap_test *t,
+			     const struct fwq_variant *v,
+			     enum fwq_affn_scope scope,
+			     void (*body)(struct fwq_ktap_test *t,
+					  struct fwq_workqueue *wq,
+					  const char *kind))
+{
+	struct fwq_workqueue *wq;
+	char kind[32];
+
+	wq = fwqt_alloc_wq(t, v, FWQ_PERCPU, 0);
+	if (wq) {
+		body(t, wq, "percpu");
+		fwq_destroy_workqueue(wq);
+	}
+	if (scope == FWQ_AFFN_DFL) {
+		strscpy(kind, "unbound", sizeof(kind));
+		wq = fwqt_alloc_wq(t, v, FWQ_UNBOUND, 0);
+	} else {
+		snprintf(kind, sizeof(kind), "unbound,scope=%s",
+			 fwq_affn_scope_name(scope));
+		wq = fwqt_alloc_unbound(t, v, 0, 0, scope, 0);
+	}
+	if (wq) {
+		body(t, wq, kind);
+		fwq_destroy_workqueue(wq);
+	}
+}
+
 int fwqt_random_online_cpu(void)
 {
 	unsigned int n = get_random_u32_below(num_online_cpus());

@@ -274,6 +274,25 @@ fwqt_alloc_unbound(struct fwq_ktap_test *t, const struct fwq_variant *v,
 	return wq;
 }
 
+/**
+ * fwqt_run_percpu_unbound - run a case body on two workqueues of a variant
+ * @t: running test
+ * @v: variant
+ * @scope: affinity scope of the unbound workqueue; FWQ_AFFN_DFL allocates
+ *	it plainly (the module default scope, no attrs applied), any other
+ *	scope as fwqt_alloc_unbound() with nice 0
+ * @body: called with a per-CPU workqueue ("percpu"), then with the unbound
+ *	one ("unbound" or "unbound,scope=<name>"), each with max_active 0 and
+ *	destroyed afterwards; a workqueue that cannot be allocated fails @t
+ *	and is skipped
+ */
+void fwqt_run_percpu_unbound(struct fwq_ktap_test *t,
+			     const struct fwq_variant *v,
+			     enum fwq_affn_scope scope,
+			     void (*body)(struct fwq_ktap_test *t,
+					  struct fwq_workqueue *wq,
+					  const char *kind));
+
 /*
  * Has @c completed within @ms? Used only to show that something which must
  * not happen yet (a flush or cancel returning early) did not: a correct
