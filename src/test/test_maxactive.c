@@ -31,6 +31,7 @@ struct ma_ctx {
 	atomic_t *max;		/* per key */
 	atomic_t done;
 	/* rendezvous */
+	struct ma_item *items;	/* freed by rdv_free() */
 	atomic_t arrived;
 	int need;
 	bool abort;
@@ -117,35 +118,76 @@ out:
 }
 
 /*
- * Queue @need interdependent items to @cpu: each waits until all @need are
- * active. Returns true if they all got active together.
+ * Queue @need interdependent items (rdv_fn) to @cpu of @wq. Returns their
+ * context, to be freed with rdv_free(), or NULL (after failing @t) if
+ * memory ran out.
  */
-static bool ma_rendezvous(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
-			  int cpu, int need)
+static struct ma_ctx *rdv_queue(struct fwq_ktap_test *t,
+				struct fwq_workqueue *wq, int cpu, int need)
 {
 	struct ma_item *items;
 	struct ma_ctx *c;
-	bool ok = false;
 	int i;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	items = kcalloc(need, sizeof(*items), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c && items))
-		goto out;
+	if (!FWQ_EXPECT(t, c && items)) {
+		kfree(items);
+		kfree(c);
+		return NULL;
+	}
+	c->items = items;
 	c->need = need;
 	for (i = 0; i < need; i++) {
 		FWQ_INIT_WORK(&items[i].work, rdv_fn);
 		items[i].c = c;
 		FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &items[i].work));
 	}
+	return c;
+}
+
+static void rdv_free(struct ma_ctx *c)
+{
+	kfree(c->items);
+	kfree(c);
+}
+
+/*
+ * Queue @need interdependent items to @cpu: each waits until all @need are
+ * active. Returns true if they all got active together.
+ */
+static bool ma_rendezvous(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+			  int cpu, int need)
+{
+	struct ma_ctx *c;
+	bool ok;
+
+	c = rdv_queue(t, wq, cpu, need);
+	if (!c)
+		return false;
 	if (!fwqt_wait_atomic(t, &c->done, need, "interdependent items"))
 		WRITE_ONCE(c->abort, true);
 	fwq_flush_workqueue(wq);
 	ok = !atomic_read(&c->timed_out) && atomic_read(&c->done) == need;
-out:
-	kfree(items);
-	kfree(c);
+	rdv_free(c);
 	return ok;
+}
+
+/*
+ * Check @wq (max_active @m) against both invariants: concurrency per CPU
+ * (@percpu) or per node never above @m, and @m interdependent items all
+ * active at once.
+ */
+static void ma_check(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+		     bool percpu, int m)
+{
+	int hi = ma_measure(t, wq, percpu, MA_PER_CPU);
+
+	fwq_ktap_diag("%s max_active %d: highest per-%s concurrency %d",
+		      percpu ? "percpu" : "unbound", m,
+		      percpu ? "CPU" : "node", hi);
+	FWQ_EXPECT(t, hi >= 1 && hi <= m);
+	FWQ_EXPECT(t, ma_rendezvous(t, wq, fwqt_random_online_cpu(), m));
 }
 
 /*
@@ -157,18 +199,14 @@ static void test_percpu_max_active(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *wq;
 	struct fwq_variant v;
-	int m, hi;
+	int m;
 
 	fwqt_variant(t, &v, W);
 	for (m = 1; m <= 3; m += 2) {
 		wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, m);
 		if (!wq)
 			return;
-		hi = ma_measure(t, wq, true, MA_PER_CPU);
-		fwq_ktap_diag("percpu max_active %d: highest per-CPU concurrency %d",
-			      m, hi);
-		FWQ_EXPECT(t, hi >= 1 && hi <= m);
-		FWQ_EXPECT(t, ma_rendezvous(t, wq, fwqt_random_online_cpu(), m));
+		ma_check(t, wq, true, m);
 		fwq_destroy_workqueue(wq);
 	}
 }
@@ -182,17 +220,13 @@ static void test_unbound_max_active(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *wq;
 	struct fwq_variant v;
-	int m = 3, hi;
+	int m = 3;
 
 	fwqt_variant(t, &v, W);
 	wq = fwqt_alloc_unbound(t, &v, 0, m, FWQ_AFFN_NUMA, 0);
 	if (!wq)
 		return;
-	hi = ma_measure(t, wq, false, MA_PER_CPU);
-	fwq_ktap_diag("unbound max_active %d: highest per-node concurrency %d",
-		      m, hi);
-	FWQ_EXPECT(t, hi >= 1 && hi <= m);
-	FWQ_EXPECT(t, ma_rendezvous(t, wq, fwqt_random_online_cpu(), m));
+	ma_check(t, wq, false, m);
 	fwq_destroy_workqueue(wq);
 }
 
@@ -204,20 +238,11 @@ static void test_unbound_max_active(struct fwq_ktap_test *t)
 static void raise_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		      int cpu, int need, int new_max, const char *kind)
 {
-	struct ma_item *items;
 	struct ma_ctx *c;
-	int i;
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	items = kcalloc(need, sizeof(*items), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c && items))
-		goto out;
-	c->need = need;
-	for (i = 0; i < need; i++) {
-		FWQ_INIT_WORK(&items[i].work, rdv_fn);
-		items[i].c = c;
-		FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &items[i].work));
-	}
+	c = rdv_queue(t, wq, cpu, need);
+	if (!c)
+		return;
 	fwqt_wait_atomic(t, &c->arrived, 1, "first item");
 	/* Not a timing check: with max_active 1 no second item may start. */
 	msleep(30);
@@ -230,9 +255,7 @@ static void raise_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	fwq_ktap_diag("%s: max_active 1 -> %d: %d items active together (need %d)",
 		      kind, new_max, atomic_read(&c->arrived), need);
 	FWQ_EXPECT_EQ(t, atomic_read(&c->timed_out), 0);
-out:
-	kfree(items);
-	kfree(c);
+	rdv_free(c);
 }
 
 /*
