@@ -99,16 +99,67 @@ enum bench_key {
 	BK_NR,
 };
 
-static const char * const bench_key_names[BK_NR] = {
-	[BK_SCENARIO] = "scenario", [BK_TARGET] = "target",
-	[BK_TYPE] = "type", [BK_SCOPE] = "scope", [BK_STRICT] = "strict",
-	[BK_VARIANT] = "variant", [BK_WAKE] = "wake",
-	[BK_KICKED] = "kicked_list", [BK_FLUSH] = "flush",
-	[BK_THREADS] = "threads", [BK_CPUS] = "cpus", [BK_ITEMS] = "items",
-	[BK_BATCH] = "batch", [BK_MAX_ACTIVE] = "max_active",
-	[BK_WORK_US] = "work_us", [BK_REPS] = "reps", [BK_WQS] = "wqs",
-	[BK_LABEL] = "label",
+/*
+ * One spec key, and debugfs file knobs/NAME. A key with @names (a value
+ * name per enum value) or with @hi (a number in @lo..@hi) is an unsigned
+ * int or enum field at @off of struct bench_spec, which spec_set() and
+ * spec_value() handle from this table; they handle the other keys one by one.
+ */
+struct bench_knob {
+	const char *name;
+	size_t off;
+	const char * const *names;
+	unsigned int nr_names;
+	unsigned int lo, hi;
 };
+
+/* the enum fields are accessed as unsigned int, like the number fields */
+static_assert(sizeof(enum bench_scenario) == sizeof(unsigned int));
+static_assert(sizeof(enum bench_target) == sizeof(unsigned int));
+static_assert(sizeof(enum bench_wq_type) == sizeof(unsigned int));
+static_assert(sizeof(enum fwq_affn_scope) == sizeof(unsigned int));
+
+#define KNOB_ENUM(n, f, tbl, nr)					\
+	{ .name = n, .off = offsetof(struct bench_spec, f),		\
+	  .names = tbl, .nr_names = nr }
+#define KNOB_UINT(n, f, l, h)						\
+	{ .name = n, .off = offsetof(struct bench_spec, f), .lo = l, .hi = h }
+
+static const struct bench_knob bench_knobs[BK_NR] = {
+	[BK_SCENARIO] = KNOB_ENUM("scenario", scenario, bench_scenario_names,
+				  BS_NR),
+	[BK_TARGET] = KNOB_ENUM("target", target, bench_target_names,
+				ARRAY_SIZE(bench_target_names)),
+	[BK_TYPE] = KNOB_ENUM("type", type, bench_type_names,
+			      ARRAY_SIZE(bench_type_names)),
+	[BK_SCOPE] = KNOB_ENUM("scope", scope, bench_scope_names,
+			       FWQ_AFFN_NR_TYPES),
+	[BK_STRICT] = { .name = "strict" },
+	[BK_VARIANT] = { .name = "variant" },
+	[BK_WAKE] = { .name = "wake" },
+	[BK_KICKED] = { .name = "kicked_list" },
+	[BK_FLUSH] = { .name = "flush" },
+	[BK_THREADS] = KNOB_UINT("threads", threads, 0, BENCH_MAX_THREADS),
+	[BK_CPUS] = { .name = "cpus" },
+	[BK_ITEMS] = KNOB_UINT("items", items, 0, BENCH_MAX_ITEMS),
+	[BK_BATCH] = KNOB_UINT("batch", batch, 1, BENCH_MAX_BATCH),
+	[BK_MAX_ACTIVE] = KNOB_UINT("max_active", max_active, 0,
+				    FWQ_MAX_ACTIVE),
+	[BK_WORK_US] = KNOB_UINT("work_us", work_us, 0, BENCH_MAX_WORK_US),
+	[BK_REPS] = KNOB_UINT("reps", reps, 1, BENCH_MAX_REPS),
+	[BK_WQS] = KNOB_UINT("wqs", wqs, 1, BENCH_MAX_WQS),
+	[BK_LABEL] = { .name = "label" },
+};
+
+static unsigned int *spec_field(struct bench_spec *s, enum bench_key k)
+{
+	return (unsigned int *)((char *)s + bench_knobs[k].off);
+}
+
+static unsigned int spec_get(const struct bench_spec *s, enum bench_key k)
+{
+	return *(const unsigned int *)((const char *)s + bench_knobs[k].off);
+}
 
 static void spec_defaults(struct bench_spec *s)
 {
@@ -131,6 +182,16 @@ static int match_name(const char * const *names, int n, const char *v)
 	for (i = 0; i < n; i++)
 		if (names[i] && !strcmp(names[i], v))
 			return i;
+	return -EINVAL;
+}
+
+static int match_key(const char *v)
+{
+	int k;
+
+	for (k = 0; k < BK_NR; k++)
+		if (!strcmp(bench_knobs[k].name, v))
+			return k;
 	return -EINVAL;
 }
 
@@ -165,37 +226,24 @@ static int variant_add(struct bench_spec *s, const char *key, const char *v)
 
 static int spec_set(struct bench_spec *s, enum bench_key k, const char *v)
 {
-	const char *key = bench_key_names[k];
+	const struct bench_knob *kn = &bench_knobs[k];
+	const char *key = kn->name;
 	unsigned int x;
 	int r;
 
+	if (kn->names) {
+		r = match_name(kn->names, kn->nr_names, v);
+		if (r < 0) {
+			pr_warn("bad spec: %s=%s (unknown value)\n", key, v);
+			return -EINVAL;
+		}
+		*spec_field(s, k) = r;
+		return 0;
+	}
+	if (kn->hi)
+		return parse_uint(key, v, kn->lo, kn->hi, spec_field(s, k));
+
 	switch (k) {
-	case BK_SCENARIO:
-		r = match_name(bench_scenario_names, BS_NR, v);
-		if (r < 0)
-			goto bad_name;
-		s->scenario = r;
-		return 0;
-	case BK_TARGET:
-		r = match_name(bench_target_names,
-			       ARRAY_SIZE(bench_target_names), v);
-		if (r < 0)
-			goto bad_name;
-		s->target = r;
-		return 0;
-	case BK_TYPE:
-		r = match_name(bench_type_names, ARRAY_SIZE(bench_type_names),
-			       v);
-		if (r < 0)
-			goto bad_name;
-		s->type = r;
-		return 0;
-	case BK_SCOPE:
-		r = match_name(bench_scope_names, FWQ_AFFN_NR_TYPES, v);
-		if (r < 0)
-			goto bad_name;
-		s->scope = r;
-		return 0;
 	case BK_STRICT:
 		if (parse_uint(key, v, 0, 1, &x))
 			return -EINVAL;
@@ -226,8 +274,6 @@ static int spec_set(struct bench_spec *s, enum bench_key k, const char *v)
 		}
 		return variant_add(s, key, v);
 	}
-	case BK_THREADS:
-		return parse_uint(key, v, 0, BENCH_MAX_THREADS, &s->threads);
 	case BK_CPUS:
 		if (!strcmp(v, "all")) {
 			s->cpus_all = true;
@@ -242,18 +288,6 @@ static int spec_set(struct bench_spec *s, enum bench_key k, const char *v)
 		}
 		s->cpus_all = false;
 		return 0;
-	case BK_ITEMS:
-		return parse_uint(key, v, 0, BENCH_MAX_ITEMS, &s->items);
-	case BK_BATCH:
-		return parse_uint(key, v, 1, BENCH_MAX_BATCH, &s->batch);
-	case BK_MAX_ACTIVE:
-		return parse_uint(key, v, 0, FWQ_MAX_ACTIVE, &s->max_active);
-	case BK_WORK_US:
-		return parse_uint(key, v, 0, BENCH_MAX_WORK_US, &s->work_us);
-	case BK_REPS:
-		return parse_uint(key, v, 1, BENCH_MAX_REPS, &s->reps);
-	case BK_WQS:
-		return parse_uint(key, v, 1, BENCH_MAX_WQS, &s->wqs);
 	case BK_LABEL: {
 		const char *p;
 
@@ -269,12 +303,9 @@ bad_label:
 			v, BENCH_LABEL_LEN - 1);
 		return -EINVAL;
 	}
-	case BK_NR:
+	default:
 		break;
 	}
-	return -EINVAL;
-bad_name:
-	pr_warn("bad spec: %s=%s (unknown value)\n", key, v);
 	return -EINVAL;
 }
 
@@ -293,7 +324,7 @@ static int spec_apply_line(struct bench_spec *s, char *line)
 			return -EINVAL;
 		}
 		*eq = '\0';
-		k = match_name(bench_key_names, BK_NR, tok);
+		k = match_key(tok);
 		if (k < 0) {
 			pr_warn("bad spec: unknown key \"%s\"\n", tok);
 			return -EINVAL;
@@ -353,21 +384,19 @@ static int spec_validate(const struct bench_spec *s)
 static void spec_value(const struct bench_spec *s, enum bench_key k,
 		       char *buf, size_t len)
 {
+	const struct bench_knob *kn = &bench_knobs[k];
 	char v[BENCH_VARIANT_LEN];
 
+	if (kn->names) {
+		snprintf(buf, len, "%s", kn->names[spec_get(s, k)]);
+		return;
+	}
+	if (kn->hi) {
+		snprintf(buf, len, "%u", spec_get(s, k));
+		return;
+	}
+
 	switch (k) {
-	case BK_SCENARIO:
-		snprintf(buf, len, "%s", bench_scenario_names[s->scenario]);
-		break;
-	case BK_TARGET:
-		snprintf(buf, len, "%s", bench_target_names[s->target]);
-		break;
-	case BK_TYPE:
-		snprintf(buf, len, "%s", bench_type_names[s->type]);
-		break;
-	case BK_SCOPE:
-		snprintf(buf, len, "%s", bench_scope_names[s->scope]);
-		break;
 	case BK_STRICT:
 		snprintf(buf, len, "%d", s->strict);
 		break;
@@ -383,7 +412,7 @@ static void spec_value(const struct bench_spec *s, enum bench_key k,
 	case BK_WAKE:
 	case BK_KICKED:
 	case BK_FLUSH: {
-		const char *p, *key = bench_key_names[k];
+		const char *p, *key = kn->name;
 
 		bench_variant_check(s->variant, v, sizeof(v));
 		strreplace(v, ' ', ',');
@@ -396,37 +425,16 @@ static void spec_value(const struct bench_spec *s, enum bench_key k,
 		}
 		break;
 	}
-	case BK_THREADS:
-		snprintf(buf, len, "%u", s->threads);
-		break;
 	case BK_CPUS:
 		if (s->cpus_all)
 			snprintf(buf, len, "all");
 		else
 			snprintf(buf, len, "%*pbl", cpumask_pr_args(&s->cpus));
 		break;
-	case BK_ITEMS:
-		snprintf(buf, len, "%u", s->items);
-		break;
-	case BK_BATCH:
-		snprintf(buf, len, "%u", s->batch);
-		break;
-	case BK_MAX_ACTIVE:
-		snprintf(buf, len, "%u", s->max_active);
-		break;
-	case BK_WORK_US:
-		snprintf(buf, len, "%u", s->work_us);
-		break;
-	case BK_REPS:
-		snprintf(buf, len, "%u", s->reps);
-		break;
-	case BK_WQS:
-		snprintf(buf, len, "%u", s->wqs);
-		break;
 	case BK_LABEL:
 		snprintf(buf, len, "%s", s->label);
 		break;
-	case BK_NR:
+	default:
 		buf[0] = '\0';
 		break;
 	}
@@ -444,7 +452,7 @@ static void spec_line(const struct bench_spec *s, char *buf, size_t len)
 			continue;
 		spec_value(s, k, v, sizeof(v));
 		n += scnprintf(buf + n, len - n, "%s%s=%s", k ? " " : "",
-			       bench_key_names[k], v);
+			       bench_knobs[k].name, v);
 	}
 }
 
@@ -724,7 +732,7 @@ static ssize_t knob_write(struct file *file, const char __user *ubuf,
 	}
 	bench_tmp = bench_cur;
 	if (!*line && k != BK_LABEL) {
-		pr_warn("bad spec: %s has no value\n", bench_key_names[k]);
+		pr_warn("bad spec: %s has no value\n", bench_knobs[k].name);
 		ret = -EINVAL;
 	} else {
 		ret = spec_set(&bench_tmp, k, line);
@@ -868,7 +876,7 @@ static int __init fwq_bench_init(void)
 	debugfs_create_file("targets", 0444, bench_root, NULL, &targets_fops);
 	knobs = debugfs_create_dir("knobs", bench_root);
 	for (k = 0; k < BK_NR; k++)
-		debugfs_create_file(bench_key_names[k], 0644, knobs, (void *)k,
+		debugfs_create_file(bench_knobs[k].name, 0644, knobs, (void *)k,
 				    &knob_fops);
 	pr_info("fwq_bench %s loaded (fwq target %s)\n", FWQ_VERSION,
 		bench_have_fwq() ? "available" : "not built");
