@@ -645,20 +645,28 @@ static char *bench_get_line(const char __user *ubuf, size_t len)
 	return memdup_user_nul(ubuf, len);
 }
 
+/*
+ * spec and knobs/KEY: i_private is the key, BK_NR for the whole spec line.
+ * A write to spec replaces the whole spec, one to a knob changes that key.
+ */
 static int spec_show(struct seq_file *m, void *v)
 {
-	char *line;
+	enum bench_key k = (uintptr_t)m->private;
+	char *buf;
 
 	if (!mutex_trylock(&bench_mutex))
 		return -EBUSY;
-	line = kmalloc(BENCH_LINE_MAX, GFP_KERNEL);
-	if (line) {
-		spec_line(&bench_cur, line, BENCH_LINE_MAX);
-		seq_printf(m, "%s\n", line);
+	buf = kmalloc(BENCH_LINE_MAX, GFP_KERNEL);
+	if (buf) {
+		if (k == BK_NR)
+			spec_line(&bench_cur, buf, BENCH_LINE_MAX);
+		else
+			spec_value(&bench_cur, k, buf, BENCH_VARIANT_LEN + 8);
+		seq_printf(m, "%s\n", buf);
 	}
 	mutex_unlock(&bench_mutex);
-	kfree(line);
-	return line ? 0 : -ENOMEM;
+	kfree(buf);
+	return buf ? 0 : -ENOMEM;
 }
 
 static int spec_open(struct inode *inode, struct file *file)
@@ -669,19 +677,30 @@ static int spec_open(struct inode *inode, struct file *file)
 static ssize_t spec_write(struct file *file, const char __user *ubuf,
 			  size_t len, loff_t *ppos)
 {
+	enum bench_key k = (uintptr_t)file_inode(file)->i_private;
 	char *line = bench_get_line(ubuf, len);
 	int ret;
 
 	if (IS_ERR(line))
 		return PTR_ERR(line);
+	if (k != BK_NR)
+		strim(line);
 	if (!mutex_trylock(&bench_mutex)) {
 		kfree(line);
 		return -EBUSY;
 	}
-	spec_defaults(&bench_tmp);
-	ret = spec_apply_line(&bench_tmp, line);
-	if (!ret)
-		ret = spec_validate(&bench_tmp);
+	if (k == BK_NR) {
+		spec_defaults(&bench_tmp);
+		ret = spec_apply_line(&bench_tmp, line);
+		if (!ret)
+			ret = spec_validate(&bench_tmp);
+	} else if (!*line && k != BK_LABEL) {
+		pr_warn("bad spec: %s has no value\n", bench_knobs[k].name);
+		ret = -EINVAL;
+	} else {
+		bench_tmp = bench_cur;
+		ret = spec_set(&bench_tmp, k, line);
+	}
 	if (!ret)
 		bench_cur = bench_tmp;
 	mutex_unlock(&bench_mutex);
@@ -696,61 +715,6 @@ static const struct file_operations spec_fops = {
 	.llseek = seq_lseek,
 	.release = single_release,
 	.write = spec_write,
-};
-
-static int knob_show(struct seq_file *m, void *v)
-{
-	enum bench_key k = (uintptr_t)m->private;
-	char buf[BENCH_VARIANT_LEN + 8];
-
-	if (!mutex_trylock(&bench_mutex))
-		return -EBUSY;
-	spec_value(&bench_cur, k, buf, sizeof(buf));
-	mutex_unlock(&bench_mutex);
-	seq_printf(m, "%s\n", buf);
-	return 0;
-}
-
-static int knob_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, knob_show, inode->i_private);
-}
-
-static ssize_t knob_write(struct file *file, const char __user *ubuf,
-			  size_t len, loff_t *ppos)
-{
-	enum bench_key k = (uintptr_t)file_inode(file)->i_private;
-	char *line = bench_get_line(ubuf, len);
-	int ret;
-
-	if (IS_ERR(line))
-		return PTR_ERR(line);
-	strim(line);
-	if (!mutex_trylock(&bench_mutex)) {
-		kfree(line);
-		return -EBUSY;
-	}
-	bench_tmp = bench_cur;
-	if (!*line && k != BK_LABEL) {
-		pr_warn("bad spec: %s has no value\n", bench_knobs[k].name);
-		ret = -EINVAL;
-	} else {
-		ret = spec_set(&bench_tmp, k, line);
-	}
-	if (!ret)
-		bench_cur = bench_tmp;
-	mutex_unlock(&bench_mutex);
-	kfree(line);
-	return ret ?: len;
-}
-
-static const struct file_operations knob_fops = {
-	.owner = THIS_MODULE,
-	.open = knob_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = knob_write,
 };
 
 static ssize_t bench_do_run(size_t len)
@@ -867,7 +831,8 @@ static int __init fwq_bench_init(void)
 	spec_defaults(&bench_cur);
 
 	bench_root = debugfs_create_dir("fwq_bench", NULL);
-	debugfs_create_file("spec", 0644, bench_root, NULL, &spec_fops);
+	debugfs_create_file("spec", 0644, bench_root, (void *)BK_NR,
+			    &spec_fops);
 	debugfs_create_file("control", 0200, bench_root, NULL, &control_fops);
 	debugfs_create_file("run", 0200, bench_root, NULL, &run_fops);
 	debugfs_create_file("results", 0444, bench_root, NULL, &results_fops);
@@ -877,7 +842,7 @@ static int __init fwq_bench_init(void)
 	knobs = debugfs_create_dir("knobs", bench_root);
 	for (k = 0; k < BK_NR; k++)
 		debugfs_create_file(bench_knobs[k].name, 0644, knobs, (void *)k,
-				    &knob_fops);
+				    &spec_fops);
 	pr_info("fwq_bench %s loaded (fwq target %s)\n", FWQ_VERSION,
 		bench_have_fwq() ? "available" : "not built");
 	return 0;
