@@ -304,17 +304,20 @@ static int producer_fn(struct bench_thread *t)
 	return 0;
 }
 
-/* S4a: flush an idle workqueue in a loop. */
-static int idle_flush_fn(struct bench_thread *t)
+/*
+ * Run @one (one timed operation) run->items times, counting each, until the
+ * run is stopped. Inlined, so that @one is a direct call.
+ */
+static __always_inline int bench_repeat(struct bench_thread *t,
+					int (*one)(struct bench_thread *t))
 {
-	struct bench_run *run = t->run;
 	unsigned int i;
-	u64 t0;
+	int ret;
 
-	for (i = 0; i < run->items; i++) {
-		t0 = ktime_get_ns();
-		bench_flush(t->wq);
-		bs_add(&t->lat, ktime_get_ns() - t0);
+	for (i = 0; i < t->run->items; i++) {
+		ret = one(t);
+		if (ret)
+			return ret;
 		t->ops++;
 		if (bench_should_stop())
 			return -EINTR;
@@ -323,29 +326,41 @@ static int idle_flush_fn(struct bench_thread *t)
 	return 0;
 }
 
-/* S4b and S6: queue one item on the local CPU, then flush the workqueue. */
-static int queue_flush_fn(struct bench_thread *t)
+/* S4a: flush an idle workqueue in a loop. */
+static int idle_flush_one(struct bench_thread *t)
 {
-	struct bench_run *run = t->run;
+	u64 t0 = ktime_get_ns();
+
+	bench_flush(t->wq);
+	bs_add(&t->lat, ktime_get_ns() - t0);
+	return 0;
+}
+
+static int idle_flush_fn(struct bench_thread *t)
+{
+	return bench_repeat(t, idle_flush_one);
+}
+
+/* S4b and S6: queue one item on the local CPU, then flush the workqueue. */
+static int queue_flush_one(struct bench_thread *t)
+{
 	struct bench_item *it = &t->items[0];
-	unsigned int i;
 	u64 t0, t1;
 
-	for (i = 0; i < run->items; i++) {
-		it->done = NULL;
-		it->left = NULL;
-		t0 = ktime_get_ns();
-		bench_queue(t->wq, -1, it);
-		t1 = ktime_get_ns();
-		bench_flush(t->wq);
-		bs_add(&t->lat, ktime_get_ns() - t1);
-		bs_add(&t->lat2, t1 - t0);
-		t->ops++;
-		if (bench_should_stop())
-			return -EINTR;
-		cond_resched();
-	}
+	it->done = NULL;
+	it->left = NULL;
+	t0 = ktime_get_ns();
+	bench_queue(t->wq, -1, it);
+	t1 = ktime_get_ns();
+	bench_flush(t->wq);
+	bs_add(&t->lat, ktime_get_ns() - t1);
+	bs_add(&t->lat2, t1 - t0);
 	return 0;
+}
+
+static int queue_flush_fn(struct bench_thread *t)
+{
+	return bench_repeat(t, queue_flush_one);
 }
 
 /* S4c flusher: flush in a loop while the queuers keep every pwq busy. */
@@ -387,32 +402,30 @@ static int dense_queue_fn(struct bench_thread *t)
  * S5: an XFS CIL push. Each "fsync" thread flushes the CIL workqueue, queues
  * the push work (busy for work_us) and waits for it.
  */
-static int cil_fn(struct bench_thread *t)
+static int cil_one(struct bench_thread *t)
 {
-	struct bench_run *run = t->run;
 	struct bench_item *it = &t->items[0];
-	unsigned int i;
 	u64 t0, t1;
 	int ret;
 
-	for (i = 0; i < run->items; i++) {
-		t0 = ktime_get_ns();
-		bench_flush(t->wq);
-		t1 = ktime_get_ns();
-		reinit_completion(&t->done);
-		it->done = &t->done;
-		it->left = NULL;
-		bench_queue(t->wq, -1, it);
-		ret = bench_wait_done(&t->done);
-		if (ret)
-			return ret;
-		bs_add(&t->lat, t1 - t0);
-		bs_add(&t->lat2, ktime_get_ns() - t0);
-		t->ops++;
-		if (bench_should_stop())
-			return -EINTR;
-	}
+	t0 = ktime_get_ns();
+	bench_flush(t->wq);
+	t1 = ktime_get_ns();
+	reinit_completion(&t->done);
+	it->done = &t->done;
+	it->left = NULL;
+	bench_queue(t->wq, -1, it);
+	ret = bench_wait_done(&t->done);
+	if (ret)
+		return ret;
+	bs_add(&t->lat, t1 - t0);
+	bs_add(&t->lat2, ktime_get_ns() - t0);
 	return 0;
+}
+
+static int cil_fn(struct bench_thread *t)
+{
+	return bench_repeat(t, cil_one);
 }
 
 unsigned int bench_default_threads(const struct bench_spec *s)
