@@ -17,32 +17,26 @@ if [ -x "$cp" ] && [ -r "$dir/spelling.txt" ] && [ -r "$dir/const_structs.checkp
 	exit 0
 fi
 
-mkdir -p "$FWQ_CACHE" || fwq_die 2 "cannot create $FWQ_CACHE"
-exec 9>"$FWQ_CACHE/.checkpatch.lock"
-flock 9
+fwq_cache_lock "$FWQ_CACHE/.checkpatch.lock" .cp
 if [ ! -x "$cp" ]; then
-	tmp=$(mktemp -d "$FWQ_CACHE/.cp.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
 	tarball=${FWQ_LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 	if [ ! -r "$tarball" ]; then
-		chmod 0755 "$tmp"
-		chown _apt "$tmp" 2>/dev/null || true
 		fwq_log "downloading linux-source-6.1 for checkpatch.pl (not installing it)"
-		(cd "$tmp" && apt-get download -q linux-source-6.1) >&2 ||
+		(cd "$FWQ_TMP" && apt-get download -q linux-source-6.1) >&2 ||
 			fwq_die 2 "apt-get download linux-source-6.1 failed"
-		dpkg-deb --fsys-tarfile "$tmp"/linux-source-6.1_*.deb |
-			tar -x -C "$tmp" ./usr/src/linux-source-6.1.tar.xz
-		tarball=$tmp/usr/src/linux-source-6.1.tar.xz
+		dpkg-deb --fsys-tarfile "$FWQ_TMP"/linux-source-6.1_*.deb |
+			tar -x -C "$FWQ_TMP" ./usr/src/linux-source-6.1.tar.xz
+		tarball=$FWQ_TMP/usr/src/linux-source-6.1.tar.xz
 	fi
 	fwq_log "extracting checkpatch.pl from $tarball"
-	tar -xJf "$tarball" -C "$tmp" --wildcards --strip-components=2 \
+	tar -xJf "$tarball" -C "$FWQ_TMP" --wildcards --strip-components=2 \
 		'linux-source-6.1/scripts/checkpatch.pl' \
 		'linux-source-6.1/scripts/spelling.txt' \
 		'linux-source-6.1/scripts/const_structs.checkpatch'
 	mkdir -p "$dir"
 	for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
-		[ -r "$tmp/$f" ] || fwq_die 2 "$f missing from $tarball"
-		cp "$tmp/$f" "$dir/$f"
+		[ -r "$FWQ_TMP/$f" ] || fwq_die 2 "$f missing from $tarball"
+		cp "$FWQ_TMP/$f" "$dir/$f"
 	done
 	chmod +x "$cp"
 fi

@@ -16,29 +16,22 @@ if [ -r "$img" ]; then
 	exit 0
 fi
 
-mkdir -p "$FWQ_CACHE/kernel" || fwq_die 2 "cannot create $FWQ_CACHE"
-exec 9>"$FWQ_CACHE/kernel/.lock"
-flock 9
+fwq_cache_lock "$FWQ_CACHE/kernel/.lock" .dl
 if [ ! -r "$img" ]; then
-	tmp=$(mktemp -d "$FWQ_CACHE/kernel/.dl.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
-	# apt drops privileges to _apt for the download when it can write there.
-	chmod 0755 "$tmp"
-	chown _apt "$tmp" 2>/dev/null || true
 	got=
 	for pkg in "linux-image-$krel-unsigned" "linux-image-$krel"; do
 		fwq_log "downloading $pkg (not installing it)"
-		if (cd "$tmp" && apt-get download -q "$pkg") >&2; then
+		if (cd "$FWQ_TMP" && apt-get download -q "$pkg") >&2; then
 			got=$pkg
 			break
 		fi
 	done
 	[ -n "$got" ] || fwq_die 2 "no kernel image package for $krel (apt-get update?)"
-	mkdir -p "$tmp/x"
-	dpkg-deb --fsys-tarfile "$tmp"/"$got"_*.deb | tar -x -C "$tmp/x" ./boot/
-	[ -r "$tmp/x/boot/vmlinuz-$krel" ] || fwq_die 2 "$got has no boot/vmlinuz-$krel"
+	mkdir -p "$FWQ_TMP/x"
+	dpkg-deb --fsys-tarfile "$FWQ_TMP"/"$got"_*.deb | tar -x -C "$FWQ_TMP/x" ./boot/
+	[ -r "$FWQ_TMP/x/boot/vmlinuz-$krel" ] || fwq_die 2 "$got has no boot/vmlinuz-$krel"
 	rm -rf "$FWQ_CACHE/kernel/$krel"
 	mkdir -p "$FWQ_CACHE/kernel/$krel"
-	mv "$tmp/x/boot" "$FWQ_CACHE/kernel/$krel/boot"
+	mv "$FWQ_TMP/x/boot" "$FWQ_CACHE/kernel/$krel/boot"
 fi
 printf '%s\n' "$img"

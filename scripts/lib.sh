@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Helpers shared by fwq's host-side scripts. Source it; do not run it.
-# shellcheck disable=SC2034 # FWQ_TOP and FWQ_CACHE are for the sourcing script
+# shellcheck disable=SC2034 # FWQ_TOP, FWQ_CACHE and FWQ_TMP are for the sourcing script
 
 FWQ_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
@@ -91,6 +91,24 @@ fwq_krel() {
 # fwq_vmlinuz KREL: path of the cached guest kernel image.
 fwq_vmlinuz() {
 	printf '%s\n' "$FWQ_CACHE/kernel/$1/boot/vmlinuz-$1"
+}
+
+# fwq_cache_lock LOCKFILE PREFIX: create LOCKFILE's directory in the cache,
+# hold LOCKFILE (fd 9) until the script exits, so that concurrent scripts
+# fill the cache once, and set FWQ_TMP to a new scratch directory PREFIX.*
+# next to it, removed at exit. apt may download into FWQ_TMP: apt drops
+# privileges to _apt for the download when it can write there.
+fwq_cache_lock() {
+	local dir
+
+	dir=$(dirname "$1")
+	mkdir -p "$dir" || fwq_die 2 "cannot create $FWQ_CACHE"
+	exec 9>"$1"
+	flock 9
+	FWQ_TMP=$(mktemp -d "$dir/$2.XXXXXX")
+	trap 'rm -rf "$FWQ_TMP"' EXIT
+	chmod 0755 "$FWQ_TMP"
+	chown _apt "$FWQ_TMP" 2>/dev/null || true
 }
 
 fwq_now() {
