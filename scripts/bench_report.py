@@ -221,6 +221,15 @@ def claims(data):
             return "n/a"
         return f"{(a / b - 1) * 100:+.1f}%"
 
+    def flush_vs_active(scen, t):
+        """Flushes/s of base, flush=active and kwq, then pwqs visited per
+        flush of base and flush=active, at the largest CPU count."""
+        return (pick(data, scen, "flushes_per_sec", "base", t, ncpu=big),
+                pick(data, scen, "flushes_per_sec", "flush=active", t, ncpu=big),
+                pick(data, scen, "flushes_per_sec", "kwq", t, ncpu=big),
+                pick(data, scen, "pwqs_visited_per_flush", "base", t, ncpu=big),
+                pick(data, scen, "pwqs_visited_per_flush", "flush=active", t, ncpu=big))
+
     out.append("**A2** (fastwake v2, contended scopes: ~+20% tput, ~-40% p95; cpu/smt within noise):")
     for sc in SCOPES:
         b_t = pick(data, "s1", "items_per_sec", "base", scope=sc)
@@ -241,12 +250,8 @@ def claims(data):
         out.append(f"**B1** (idle flush, 192 CPUs: per-cpu 40k -> 4.2M/s, unbound 450k -> 4.3M/s); "
                    f"fwq at nr_cpu_ids={big}:")
         for t in ("percpu", "unbound"):
-            e = pick(data, "s4a", "flushes_per_sec", "base", t, ncpu=big)
-            a = pick(data, "s4a", "flushes_per_sec", "flush=active", t, ncpu=big)
+            e, a, k, pe, pa = flush_vs_active("s4a", t)
             c = pick(data, "s4a", "flushes_per_sec", "flush=coalesce", t, ncpu=big)
-            k = pick(data, "s4a", "flushes_per_sec", "kwq", t, ncpu=big)
-            pe = pick(data, "s4a", "pwqs_visited_per_flush", "base", t, ncpu=big)
-            pa = pick(data, "s4a", "pwqs_visited_per_flush", "flush=active", t, ncpu=big)
             le = pick(data, "s4a", "lock_cycles_per_flush", "base", t, ncpu=big)
             lc = pick(data, "s4a", "lock_cycles_per_flush", "flush=coalesce", t, ncpu=big)
             la = pick(data, "s4a", "lock_cycles_per_flush", "flush=active", t, ncpu=big)
@@ -260,11 +265,7 @@ def claims(data):
         out.append("")
         out.append("**B2** (sparse, 16 threads queue 1 + flush: per-cpu 30k -> 110k/s, unbound 60k -> 180k/s):")
         for t in ("percpu", "unbound"):
-            e = pick(data, "s4b", "flushes_per_sec", "base", t, ncpu=big)
-            a = pick(data, "s4b", "flushes_per_sec", "flush=active", t, ncpu=big)
-            k = pick(data, "s4b", "flushes_per_sec", "kwq", t, ncpu=big)
-            pe = pick(data, "s4b", "pwqs_visited_per_flush", "base", t, ncpu=big)
-            pa = pick(data, "s4b", "pwqs_visited_per_flush", "flush=active", t, ncpu=big)
+            e, a, k, pe, pa = flush_vs_active("s4b", t)
             out.append(f"- {t}: each {fmt(e)}/s -> active {fmt(a)}/s ({ratio(a, e)}), kwq {fmt(k)}/s; "
                        f"pwqs visited/flush {fmt(pe)} -> {fmt(pa)}")
         out.append("")
