@@ -49,6 +49,10 @@ lockdep|kcsan|rt) ;;
 esac
 
 if [ "$lane" = rt ]; then
+	# the -rt headers and image: make check's deps.sh fetches only the
+	# generic ones (quick when they are here already)
+	FLAVOUR=rt KDIR='' KREL='' "$TOP/scripts/deps.sh" >&2 ||
+		die "cannot install the PREEMPT_RT headers and image (scripts/deps.sh)"
 	kdir=$(FLAVOUR=rt KDIR='' KREL='' "$TOP/scripts/kdir.sh" --kdir) ||
 		die "no PREEMPT_RT headers (scripts/deps.sh)"
 	rel=$(KDIR=$kdir KREL='' "$TOP/scripts/kdir.sh" --krel) ||
