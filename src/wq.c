@@ -23,9 +23,12 @@ static bool fwq_variant_valid(const struct fwq_variant *v)
 	       (unsigned int)v->flush < FWQ_FLUSH_NR;
 }
 
-static void fwq_rcu_free_wq(struct rcu_head *rcu)
+/*
+ * Free @wq and what it owns directly; a half-built one from a failed
+ * fwq_alloc_workqueue_variant() too (every pointer is NULL or valid).
+ */
+static void fwq_free_wq(struct fwq_workqueue *wq)
 {
-	struct fwq_workqueue *wq = container_of(rcu, struct fwq_workqueue, rcu);
 	int i;
 
 	if (wq->flags & FWQ_UNBOUND) {
@@ -38,6 +41,11 @@ static void fwq_rcu_free_wq(struct rcu_head *rcu)
 	fwq_free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
 	atomic_dec(&fwq_objects[FWQ_OBJ_WQ]);
+}
+
+static void fwq_rcu_free_wq(struct rcu_head *rcu)
+{
+	fwq_free_wq(container_of(rcu, struct fwq_workqueue, rcu));
 }
 
 /* drop a workqueue reference; the last one frees it after a grace period */
@@ -671,16 +679,7 @@ err_pwqs:
 
 err_free:
 	fwq_free_workqueue_attrs(attrs);
-	if (flags & FWQ_UNBOUND) {
-		for (i = 0; i <= nr_node_ids; i++)
-			kfree(wq->nna[i]);
-	}
-	kfree(wq->fpn);
-	free_percpu(wq->cpu_pwq);
-	free_percpu(wq->pcpu_stats);
-	fwq_free_workqueue_attrs(wq->unbound_attrs);
-	kfree(wq);
-	atomic_dec(&fwq_objects[FWQ_OBJ_WQ]);
+	fwq_free_wq(wq);
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(fwq_alloc_workqueue_variant);
