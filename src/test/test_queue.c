@@ -108,20 +108,10 @@ static void eo_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_exactly_once(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
 	struct fwq_variant v;
 
 	fwqt_variant(t, &v, WK);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		eo_run_one(t, wq, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
-	if (wq) {
-		eo_run_one(t, wq, "unbound");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_DFL, eo_run_one);
 }
 
 struct requeue_item {
@@ -285,16 +275,7 @@ static void test_non_reentrant(struct fwq_ktap_test *t)
 	struct fwq_variant v;
 
 	fwqt_variant(t, &v, W);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		nr_run_one(t, wq, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_CPU, 0);
-	if (wq) {
-		nr_run_one(t, wq, "unbound,scope=cpu");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_CPU, nr_run_one);
 	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_SYSTEM, 0);
 	if (wq) {
 		nr_run_one(t, wq, "unbound,scope=system");
