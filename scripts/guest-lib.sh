@@ -123,3 +123,19 @@ fwq_cpus_cycle() {
 	  "$(cat /sys/devices/system/cpu/present)" ]
 }
 
+
+# fwq_kmemleak_check: two kmemleak scans (an object must look unreferenced
+# twice to be reported); print the count and the first reports to the
+# console, and fail if there is any. Run it as a step: fwq_step NAME 600
+# fwq_kmemleak_check.
+fwq_kmemleak_check() {
+	_kml=/sys/kernel/debug/kmemleak
+	[ -w "$_kml" ] || { echo "no kmemleak in this kernel"; return 1; }
+	echo scan > "$_kml"
+	sleep 2
+	echo scan > "$_kml"
+	_n=$(grep -c "unreferenced object" "$_kml")
+	echo "kmemleak: $_n unreferenced objects"
+	head -n 60 "$_kml" > /dev/console
+	[ "$_n" -eq 0 ]
+}
