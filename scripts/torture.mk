@@ -10,6 +10,7 @@
 #   make debug-kernel LANE=lockdep|kcsan   build (once) a debug kernel
 #   make check-debug           the lanes of scripts/check.d/debug/*.list
 #       (lockdep+KASAN+kmemleak, KCSAN, PREEMPT_RT), make check's format
+#   make selfcheck-debug       prove the debug lanes catch deliberate bugs
 #   make debug-lane LANE=lockdep|kcsan|rt [DEBUG_DURATION=30] [CYCLES=100]
 #       selftests, torture, H8 and load/unload-in-flight on a debug kernel
 #       (rt: Debian's PREEMPT_RT kernel)
@@ -22,7 +23,8 @@ DEBUG_DURATION ?= 30
 CYCLES ?= 100
 LANE ?= lockdep
 
-.PHONY: torture repro badinput debug-kernel debug-lane check-debug
+.PHONY: torture repro badinput debug-kernel debug-lane check-debug \
+	selfcheck-debug
 
 torture: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan torture \
@@ -47,6 +49,11 @@ debug-lane:
 	@$(FWQ_TOP)/scripts/debug-kernel-run.sh --lane $(LANE) \
 		--plan torture-debug --preset $(PRESET) --timeout 3600 \
 		--append "fwqt.duration=$(DEBUG_DURATION) fwqt.cycles=$(CYCLES) $(APPEND)"
+
+selfcheck-debug:
+	@$(FWQ_TOP)/scripts/debug-kernel.sh --lane lockdep >/dev/null
+	@$(FWQ_TOP)/scripts/debug-kernel.sh --lane kcsan >/dev/null
+	@$(FWQ_TOP)/scripts/selfcheck-debug.sh
 
 check-debug:
 	@FWQ_CHECK_LANES='debug/*' FWQ_CHECK_SKIP_LINT=1 $(FWQ_TOP)/scripts/check.sh
