@@ -544,6 +544,12 @@ static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 	struct fwq_pwq *pwq;
 	int cpu;
 
+	/*
+	 * Once the last pwq reference is gone, the release worker drops the
+	 * pwqs' reference to @wq, which frees it a grace period later: pin
+	 * @wq until this walk is done with it.
+	 */
+	refcount_inc(&wq->ref);
 	for_each_possible_cpu(cpu) {
 		pwq = rcu_access_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu));
 		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
@@ -552,6 +558,7 @@ static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 	pwq = rcu_access_pointer(wq->dfl_pwq);
 	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
 	fwq_put_pwq_unlocked(pwq);
+	fwq_wq_put(wq);
 }
 
 __printf(2, 5) struct fwq_workqueue *
