@@ -370,7 +370,7 @@ struct fwq_workqueue {
 	u64			nr_drain_passes;
 
 	bool			dying_reported;	/* a dying-queue pr_err printed */
-	refcount_t		ref;		/* pwqs alive + armed timers */
+	refcount_t		ref;		/* pwqs alive, armed timers, a pwq-put walk */
 
 	struct rcu_head		rcu;
 
