@@ -8,6 +8,9 @@
 #   ttyS1  result channel (results.txt): fwq_result lines, then the verdict
 #   ttyS2  KTAP channel (ktap.txt): one result line per step, with the KTAP
 #          a module printed during the step nested under it
+#   ttyS3  heartbeat (heartbeat.log): the uptime every 5 s, from a
+#          background loop; the host counts a guest whose channels all
+#          stay silent as stalled (vm-run.sh --stall)
 # The verdict also leaves through isa-debug-exit (port 0xf4): 0x10 pass,
 # 0x11 test failure, 0x12 setup error. If this script dies the kernel
 # panics and QEMU exits 0, which the host counts as a crash.
@@ -31,6 +34,30 @@ echo 0 > /tmp/fwq.failed
 # Raw serial lines: no echo, no CR/LF mangling.
 stty -F "$FWQ_RES" raw -echo 2>/dev/null
 stty -F "$FWQ_KTAP" raw -echo 2>/dev/null
+stty -F /dev/ttyS3 raw -echo 2>/dev/null
+# shellcheck disable=SC2034 # _x takes the idle time
+# With the uptime, whenever the loaded modules change, their text section
+# addresses ("mods", then "sec MODULE SECTION ADDRESS"), so that the host
+# can name a hung vCPU's module function (scripts/vm-diag.py).
+echo 0 > /proc/sys/kernel/kptr_restrict
+(
+	_mods=
+	while read -r _up _x < /proc/uptime; do
+		echo "hb $_up"
+		_m=$(cat /proc/modules)
+		if [ "$_m" != "$_mods" ]; then
+			_mods=$_m
+			echo mods
+			for _s in /sys/module/*/sections/.text*; do
+				[ -r "$_s" ] || continue
+				_n=${_s%/sections/*}
+				echo "sec ${_n##*/} ${_s##*/} $(cat "$_s")"
+			done
+		fi
+		sleep 5
+	done > /dev/ttyS3 2>/dev/null
+) < /dev/null &
+echo $! > /tmp/fwq.hb.pid
 
 FWQ_MODDIR=/modules
 FWQ_VERSION=$(cat /etc/fwq-version 2>/dev/null)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-run.sh --preset small|wide --plan FILE [--timeout S] [--out DIR]
-#           [--append "CMDLINE"] [--flavour rt] [--modules DIR] [--ko FILE]...
+# vm-run.sh --preset small|wide --plan FILE [--timeout S] [--stall S]
+#           [--out DIR] [--append "CMDLINE"] [--flavour rt] [--modules DIR]
+#           [--ko FILE]...
 #
 # Boot the Debian kernel under QEMU TCG with a busybox initramfs holding
 # fwq's built modules (guest path /modules/), run a guest plan
@@ -12,14 +13,22 @@
 #   2   setup error (no kernel image, no modules, vermagic mismatch, QEMU)
 #   3   kernel crash or badness (panic, BUG, WARNING, Oops, lockup, stall,
 #       hung task, lockdep/KASAN/KCSAN/UBSAN report, bad taint)
-#   124 timeout (the hard limit hit with no badness on the console)
+#   124 timeout: the hard limit (--timeout) was hit, or the guest stalled:
+#       nothing new on any of its serial channels, its heartbeat included,
+#       for --stall seconds (default 180, FWQ_VM_STALL; 0 turns it off)
 # OUT (default results/<timestamp>-<preset>-<plan>/) keeps console.log,
-# results.txt (result channel), ktap.txt, summary.txt, qemu-cmd.
+# results.txt (result channel), ktap.txt, heartbeat.log, summary.txt,
+# qemu-cmd. Before a timed-out or stalled guest is killed, vm-diag.py asks
+# it where it is (QEMU's view of every vCPU, then SysRq l and w): diag.txt
+# and diag-regs.txt, named in the summary line. The badness scan reads the
+# console only up to that request, so the requested backtraces are not
+# mistaken for a crash.
 #
 # --modules DIR boots the *.ko files found under DIR instead of the tree's
 # src/ and bench/ modules; --ko FILE adds one module (repeatable).
-# Environment: KREL (target release), FWQ_CACHE, FWQ_QEMU_ACCEL (default
-# "tcg,thread=multi"), FWQ_VM_QUIET=1 (no per-test lines).
+# Environment: KREL (target release), FWQ_CACHE, FWQ_QEMU (the QEMU binary;
+# one unpacked under <root>/usr/bin gets <root>/usr/share's firmware),
+# FWQ_QEMU_ACCEL (default "tcg,thread=multi"), FWQ_VM_QUIET=1 (no per-test lines), FWQ_VM_STALL.
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -32,6 +41,7 @@ usage() {
 preset=
 plan=
 timeout=300
+stall=${FWQ_VM_STALL:-180}
 out=
 append=
 flavour=${FLAVOUR:-}
@@ -42,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--preset) preset=${2:-}; shift 2 || usage ;;
 	--plan) plan=${2:-}; shift 2 || usage ;;
 	--timeout) timeout=${2:-}; shift 2 || usage ;;
+	--stall) stall=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
 	--append) append=${2:-}; shift 2 || usage ;;
 	--flavour|--flavor) flavour=${2:-}; shift 2 || usage ;;
@@ -61,6 +72,9 @@ esac
 case "$timeout" in
 ''|*[!0-9]*) fwq_die 2 "--timeout needs whole seconds" ;;
 esac
+case "$stall" in
+''|*[!0-9]*) fwq_die 2 "--stall needs whole seconds" ;;
+esac
 
 presetf=$FWQ_TOP/scripts/presets/$preset
 [ -r "$presetf" ] || fwq_die 2 "unknown preset '$preset' (see scripts/presets/)"
@@ -75,7 +89,7 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,qemu.log}
+rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,qemu.log,heartbeat.log,diag.txt,diag-regs.txt}
 
 FWQ_SMP='' FWQ_MEM_MB='' FWQ_NODES='' FWQ_APPEND=''
 # shellcheck source=scripts/presets/small
@@ -116,25 +130,118 @@ fi
 cmdline="console=ttyS0 panic=-1 oops=panic panic_on_warn=1"
 cmdline+=" softlockup_panic=1 hung_task_panic=1 watchdog_thresh=30"
 cmdline+=" rcupdate.rcu_cpu_stall_timeout=60 log_buf_len=4M"
+# For vm-diag.py: nokaslr, so that vCPU RIPs resolve against System.map;
+# SysRq on, with device interrupts (the keyboard's) on CPU 0 from boot (a
+# legacy IRQ cannot be moved off a CPU that no longer takes interrupts);
+# its last resort, an NMI, panics the guest with every task's stack.
+cmdline+=" nokaslr sysrq_always_enabled irqaffinity=0"
+cmdline+=" unknown_nmi_panic panic_print=0x1"
 cmdline+=" fwq.preset=$preset fwq.plan=$planname"
 cmdline+="${FWQ_APPEND:+ $FWQ_APPEND}${append:+ $append}"
 
+# the monitor socket: a short path (a UNIX socket name has 107 bytes)
+mondir=$(mktemp -d /tmp/fwq-mon.XXXXXX) || fwq_die 2 "mktemp failed"
+trap 'rm -rf "$mondir"' EXIT
+monitor=$mondir/monitor.sock
+qemu_bin=${FWQ_QEMU:-qemu-system-x86_64}
 # shellcheck disable=SC2054 # commas are qemu option syntax
-qemu=(qemu-system-x86_64 -nodefaults -display none -no-reboot -monitor none
+qemu=("$qemu_bin" -nodefaults -display none -no-reboot
+      -monitor "unix:$monitor,server=on,wait=off"
       -machine pc -accel "${FWQ_QEMU_ACCEL:-tcg,thread=multi}" -cpu max,vendor=GenuineIntel
       -smp "$FWQ_SMP" -m "${mem}M" "${numa[@]}"
       -kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline"
       -serial "file:$out/console.log" -serial "file:$out/results.txt"
-      -serial "file:$out/ktap.raw"
+      -serial "file:$out/ktap.raw" -serial "file:$out/heartbeat.log"
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+command -v "$qemu_bin" >/dev/null || fwq_die 2 "$qemu_bin missing (scripts/deps.sh)"
+# a QEMU unpacked outside /usr (FWQ_QEMU=<root>/usr/bin/...): its firmware
+qroot=$(dirname "$(dirname "$(command -v "$qemu_bin")")")
+for d in "$qroot/share/seabios" "$qroot/share/qemu"; do
+	[ "$qroot" = /usr ] || [ ! -d "$d" ] || qemu+=(-L "$d")
+done
 printf '%q ' "${qemu[@]}" > "$out/qemu-cmd"
 echo >> "$out/qemu-cmd"
-command -v qemu-system-x86_64 >/dev/null || fwq_die 2 "qemu-system-x86_64 missing (scripts/deps.sh)"
 
 fwq_log "booting $krel, preset $preset, plan $planname (timeout ${timeout}s), out $out"
+# sysmap: System.map of the guest kernel, for vm-diag.py: in the build
+# tree of a built kernel (the cached image links to its bzImage), else
+# from Debian's -dbg package (its image ships a stub), fetched only when
+# a guest is diagnosed
+sysmap() {
+	local m
+
+	m=$(readlink -f "$kernel")
+	m=${m%/arch/x86/boot/bzImage}/System.map
+	if [ -s "$m" ]; then
+		printf '%s\n' "$m"
+	else
+		"$FWQ_TOP/scripts/get-sysmap.sh" "$krel" 2>/dev/null
+	fi
+}
+
+# vm_size: bytes on all serial channels (the progress measure)
+vm_size() {
+	cat "$out/console.log" "$out/results.txt" "$out/ktap.raw" \
+		"$out/heartbeat.log" 2>/dev/null | wc -c
+}
+
+# diagnose WHY: ask the guest where it is (diag.txt), then stop QEMU.
+# Sets diag_at: the console size when the SysRq requests were made.
+diag_at=
+diagnose() {
+	local why=$1 i kargs
+
+	fwq_log "$why: asking the guest where it is ($out/diag.txt)"
+	kargs=()
+	for i in "${kos[@]}"; do
+		kargs+=(--ko "$i")
+	done
+	diag_at=$(timeout -k 5 300 python3 "$FWQ_TOP/scripts/vm-diag.py" --monitor "$monitor" \
+		--console "$out/console.log" --out "$out" \
+		--system-map "$(sysmap)" --heartbeat "$out/heartbeat.log" \
+		"${kargs[@]}" --why "$why" 2> "$out/diag.log" | tail -n 1)
+	kill "$qpid" 2>/dev/null
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		kill -0 "$qpid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -9 "$qpid" 2>/dev/null
+}
+
 start=$(fwq_now)
-timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null > "$out/qemu.log" 2>&1
+"${qemu[@]}" < /dev/null > "$out/qemu.log" 2>&1 &
+qpid=$!
+# Watch the guest: the hard limit, and the stall limit on progress (the
+# guest's /init writes a heartbeat to ttyS3 every 5 s, so a quiet step is
+# not a stall; a guest whose userspace stops running is).
+stalled=
+timedout=
+last=-1
+last_t=$SECONDS
+t0=$SECONDS
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 2
+	kill -0 "$qpid" 2>/dev/null || break
+	now=$SECONDS
+	size=$(vm_size)
+	if [ "$size" != "$last" ]; then
+		last=$size
+		last_t=$now
+	fi
+	if [ $((now - t0)) -ge "$timeout" ]; then
+		timedout=1
+		diagnose "timed out after ${timeout}s"
+		break
+	fi
+	if [ "$stall" -gt 0 ] && [ $((now - last_t)) -ge "$stall" ]; then
+		stalled=$((now - last_t))
+		diagnose "stalled: no output on any channel for ${stalled}s"
+		break
+	fi
+done
+wait "$qpid"
 qrc=$?
+[ -z "$timedout$stalled" ] || qrc=124
 wall=$(fwq_elapsed "$start")
 
 # Assemble ktap.txt: the guest sends one result per step (with nested
@@ -161,7 +268,12 @@ badness+='|KASAN:|KCSAN:|UBSAN:|list_add corruption|list_del corruption'
 badness+='|Objects remaining|refcount_t:|Unable to handle kernel|double fault'
 badness+='|Kernel Offset:|---\[ end trace)'
 own='^(# fwq_step |fwq-guest: |(not )?ok [0-9]+ | +(KTAP version|# |(not )?ok [0-9]|[0-9]+\.\.))'
-tr -d '\r' < "$out/console.log" | grep -vE "$own|ommand line:" |
+# the requested SysRq output (after diag_at) is not a crash
+if [ -n "$diag_at" ]; then
+	head -c "$diag_at" "$out/console.log"
+else
+	cat "$out/console.log"
+fi | tr -d '\r' | grep -vE "$own|ommand line:" |
 	grep -E "$badness" > "$out/badness.txt"
 [ -s "$out/badness.txt" ] || rm -f "$out/badness.txt"
 
@@ -172,7 +284,9 @@ krc=$?
 
 if [ -s "$out/badness.txt" ]; then
 	rc=3 why="kernel badness on the console (see badness.txt)"
-elif [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+elif [ -n "$stalled" ]; then
+	rc=124 why="stalled: no output on any channel for ${stalled}s (limit ${stall}s)"
+elif [ -n "$timedout" ]; then
 	rc=124 why="timed out after ${timeout}s"
 elif [ $qrc -eq 0 ]; then
 	rc=3 why="guest died without a verdict (panic or reboot)"
@@ -204,6 +318,7 @@ esac
 {
 	[ "${FWQ_VM_QUIET:-0}" = 1 ] || cat "$out/tests.txt"
 	[ -s "$out/badness.txt" ] && sed 's/^/badness: /' "$out/badness.txt" | head -n 20
+	[ -s "$out/diag.txt" ] && why+="; diagnosis in $out/diag.txt"
 	echo "vm-run: $word $preset $planname${flavour:+ ($flavour)}: $why; exit $rc; qemu rc $qrc; ${wall}s; $out"
 } | tee "$out/summary.txt"
 exit $rc
