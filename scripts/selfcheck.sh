@@ -10,6 +10,11 @@
 #   warn, panic_on_warn=0 the WARNING is found on the console, exits 3
 #   hang                  a step overrunning its budget is "not ok" and a
 #                         guest that never finishes hits --timeout: 124
+#   stuck                 a silent hang (IRQs off on CPU 1, D state on CPU
+#                         2) hits --timeout: 124, and diag.txt names both
+#                         threads, from the guest's own SysRq backtraces
+#   silent                a guest whose channels all go quiet (its heartbeat
+#                         stopped) is stalled after --stall: 124, diagnosed
 #   missing plan          setup error, exits 2
 # Prints "ok"/"not ok" per case and "N passed, N failed"; exit 1 on failure.
 set -u
@@ -61,6 +66,33 @@ else
 	echo "not ok selfcheck.step_budget # no TIMEOUT result in hang/ktap.txt"
 	failed=$((failed + 1))
 fi
+# has_diag CASE WHAT PATTERN: the diagnosis of CASE shows PATTERN
+has_diag() {
+	if grep -q "$3" "$out/$1/diag.txt" 2>/dev/null &&
+	   grep -q "diagnosis in $out/$1/diag.txt" "$out/$1/summary.txt"; then
+		echo "ok selfcheck.$1_diag_$2 # diag.txt shows $3"
+		passed=$((passed + 1))
+	else
+		echo "not ok selfcheck.$1_diag_$2 # no '$3' in $1/diag.txt (or no pointer in summary.txt)"
+		failed=$((failed + 1))
+	fi
+}
+quiet="rcupdate.rcu_cpu_stall_suppress=1 hung_task_timeout_secs=0 nosoftlockup"
+expect stuck 124 --preset small --plan selfcheck-stuck --timeout 90 \
+	--append "$quiet"
+has_diag stuck irqoff_cpu 'sc_stuck_irqoff_fn'
+has_diag stuck dstate_task 'sc_stuck_dstate_fn'
+has_diag stuck vcpus '^CPU#3 RIP='
+expect silent 124 --preset small --plan selfcheck-silent --timeout 300 \
+	--stall 20
+if grep -q 'stalled: no output on any channel' "$out/silent/summary.txt"; then
+	echo "ok selfcheck.silent_is_stall # reported as a stall, not a timeout"
+	passed=$((passed + 1))
+else
+	echo "not ok selfcheck.silent_is_stall # $(tail -n 1 "$out/silent/summary.txt")"
+	failed=$((failed + 1))
+fi
+has_diag silent vcpus '^CPU#0 RIP='
 expect missing_plan 2 --preset small --plan "$out/no-such.plan"
 echo "# logs in $out"
 echo "$passed passed, $failed failed"

@@ -8,6 +8,9 @@
  * mode=pass      print a passing KTAP document (the control case)
  * mode=ktapfail  print a KTAP document with one failing case, load fine
  * mode=warn      WARN() during module init, load fine
+ * mode=stuck     hang on purpose, silently: one kthread spins with IRQs off
+ *                on CPU 1, another sleeps in D state for ever on CPU 2 (the
+ *                harness must name both in its diagnosis of the hung guest)
  * Debug-kernel lanes only (each is a real bug, caught by one detector):
  * mode=lockinv   take two mutexes in both orders (lockdep)
  * mode=uaf       read a kmalloc()ed object after kfree() (KASAN)
@@ -19,6 +22,8 @@
 
 #include <linux/bug.h>
 #include <linux/compiler.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
@@ -32,7 +37,7 @@
 
 static char *mode = "pass";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "pass, ktapfail, warn, lockinv, uaf, sleep, leak or race");
+MODULE_PARM_DESC(mode, "pass, ktapfail, warn, stuck, lockinv, uaf, sleep, leak or race");
 
 static DEFINE_MUTEX(sc_lock_a);
 static DEFINE_MUTEX(sc_lock_b);
@@ -115,10 +120,52 @@ static void sc_race(void)
 	pr_info("fwq_selfcheck: racy counter %d\n", sc_counter);
 }
 
+/* never completed: the D-state thread of mode=stuck waits on it for ever */
+static DECLARE_COMPLETION(sc_never);
+
+static noinline int sc_stuck_irqoff_fn(void *arg)
+{
+	/* let the module load finish first: it flushes every CPU's TLB */
+	msleep(3000);
+	local_irq_disable();
+	for (;;)
+		cpu_relax();
+	return 0;
+}
+
+static noinline int sc_stuck_dstate_fn(void *arg)
+{
+	wait_for_completion(&sc_never);
+	return 0;
+}
+
+/* the two threads of mode=stuck; the module cannot be unloaded after it */
+static void sc_stuck(void)
+{
+	struct task_struct *t;
+
+	if (num_online_cpus() < 3) {
+		pr_err("fwq_selfcheck: mode=stuck needs 3 online CPUs\n");
+		return;
+	}
+	t = kthread_create(sc_stuck_irqoff_fn, NULL, "fwq_sc_irqoff");
+	if (!IS_ERR(t)) {
+		kthread_bind(t, 1);
+		wake_up_process(t);
+	}
+	t = kthread_create(sc_stuck_dstate_fn, NULL, "fwq_sc_dstate");
+	if (!IS_ERR(t)) {
+		kthread_bind(t, 2);
+		wake_up_process(t);
+	}
+	__module_get(THIS_MODULE);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } sc_bugs[] = {
+	{ "stuck", sc_stuck },
 	{ "lockinv", sc_lockinv },
 	{ "uaf", sc_uaf },
 	{ "sleep", sc_sleep },
