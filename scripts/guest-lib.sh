@@ -21,6 +21,28 @@ fwq_ktap() {
 	printf '%s\n' "$@" > /dev/console
 }
 
+# fwq_arg KEY DEFAULT: the value of KEY=VALUE on the kernel command line,
+# or DEFAULT when KEY is not there.
+fwq_arg() {
+	local _v
+
+	_v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1)
+	echo "${_v:-$2}"
+}
+
+# fwq_consistency_ok: fwq's own consistency checks (fwq_check(), counted in
+# debugfs debug_counters) found nothing. Every plan that runs a workload
+# makes this a step before it unloads fwq, so no verdict can pass while
+# the engine counted an inconsistency.
+fwq_consistency_ok() {
+	local _n
+
+	_n=$(awk '$1 == "consistency_errors" { print $2 }' \
+		/sys/kernel/debug/fwq/debug_counters 2>/dev/null)
+	echo "consistency_errors=${_n:-unreadable}"
+	[ "$_n" = 0 ]
+}
+
 # fwq_result TEXT: one line to the result channel (results.txt).
 fwq_result() {
 	printf '%s\n' "$*" > "$FWQ_RES"
