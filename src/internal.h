@@ -32,9 +32,13 @@
  *      activation of a pending pwq of another pool uses trylock and drops
  *      the caller's pool->lock when that fails.
  *   6. innermost, under pool->lock: fwq_mayday_lock, nna->lock, fpn->lock,
- *      scheduler locks (only for the "locked" wake variant and the non-hot
- *      kick sites that still wake under the lock), timer bases, the
- *      pwq-release kthread_worker lock.
+ *      scheduler locks (only for the "locked" wake variant, the non-hot
+ *      kick sites that still wake under the lock, and the manager's
+ *      rcuwait_wake_up() of a pool's destroyer), timer bases, the
+ *      pwq-release kthread_worker lock. All of them are raw spinlocks: no
+ *      spinlock_t (a sleeping lock on PREEMPT_RT) is ever taken under a
+ *      pool->lock, which the lockdep lane proves with
+ *      CONFIG_PROVE_RAW_LOCK_NESTING.
  *   A flusher takes fpn->lock without a pool->lock for its splice, and never
  *   takes a pool->lock while holding an fpn->lock.
  */
@@ -54,6 +58,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/rcuwait.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -425,7 +430,7 @@ extern struct kthread_worker *fwq_release_worker;
 extern struct kmem_cache *fwq_pwq_cache;
 extern struct dentry *fwq_debugfs_root;
 extern cpumask_var_t fwq_online_cpumask;	/* PL */
-extern wait_queue_head_t fwq_manager_wait;
+extern struct rcuwait fwq_manager_wait;
 
 extern unsigned int fwq_idle_timeout_ms;
 extern unsigned int fwq_fail_create_worker;

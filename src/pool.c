@@ -529,7 +529,7 @@ bool fwq_manage_workers(struct fwq_worker *worker)
 
 	pool->manager = NULL;
 	pool->flags &= ~POOL_MANAGER_ACTIVE;
-	wake_up_all(&fwq_manager_wait);
+	rcuwait_wake_up(&fwq_manager_wait);
 	return true;
 }
 
@@ -552,7 +552,8 @@ static void fwq_pool_destroy_workers(struct fwq_pool *pool)
 	LIST_HEAD(cull_list);
 
 	/* become the manager: no worker is created from here on */
-	wait_event(fwq_manager_wait, fwq_pool_claim_manager(pool));
+	rcuwait_wait_event(&fwq_manager_wait, fwq_pool_claim_manager(pool),
+			   TASK_UNINTERRUPTIBLE);
 	/* a cull that started before POOL_DYING may still create a worker */
 	del_timer_sync(&pool->idle_timer);
 	cancel_work_sync(&pool->idle_cull_work);
