@@ -6,7 +6,8 @@
 # buggy scripts/selfcheck/fwq_selfcheck.ko against each lane's kernel (built
 # already: make debug-kernel LANE=lockdep|kcsan) and boots it once per bug
 # with scripts/plans/selfcheck-debug.plan:
-#   lockdep lane  lockinv (lockdep), uaf (KASAN), sleep (atomic sleep):
+#   lockdep lane  lockinv (lockdep), uaf (KASAN), sleep (atomic sleep),
+#                 rawnest (PROVE_RAW_LOCK_NESTING):
 #                 vm-run.sh exit 3; leak (kmemleak step fails): exit 1
 #   kcsan lane    race (KCSAN): exit 3
 # A case passes when the exit code is the expected one and the console
@@ -85,6 +86,7 @@ if lane lockdep; then
 	expect lockdep lockinv 3 'possible circular locking dependency'
 	expect lockdep uaf 3 'KASAN: (slab-)?use-after-free'
 	expect lockdep sleep 3 'sleeping function called from invalid context'
+	expect lockdep rawnest 3 'BUG: Invalid wait context'
 	expect lockdep leak 1 'unreferenced object'
 else
 	result "not ok lockdep # no lockdep kernel or module build failed"

@@ -15,6 +15,8 @@
  * mode=lockinv   take two mutexes in both orders (lockdep)
  * mode=uaf       read a kmalloc()ed object after kfree() (KASAN)
  * mode=sleep     take a mutex under a spinlock (DEBUG_ATOMIC_SLEEP)
+ * mode=rawnest   take a spinlock_t under a raw_spinlock_t, a sleeping lock
+ *                under a spinning one on PREEMPT_RT (PROVE_RAW_LOCK_NESTING)
  * mode=leak      lose the only pointer to a kmalloc()ed object (kmemleak)
  * mode=race      two threads increment one plain int for a while (KCSAN)
  */
@@ -37,11 +39,12 @@
 
 static char *mode = "pass";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "pass, ktapfail, warn, stuck, lockinv, uaf, sleep, leak or race");
+MODULE_PARM_DESC(mode, "pass, ktapfail, warn, stuck, lockinv, uaf, sleep, rawnest, leak or race");
 
 static DEFINE_MUTEX(sc_lock_a);
 static DEFINE_MUTEX(sc_lock_b);
 static DEFINE_SPINLOCK(sc_spin);
+static DEFINE_RAW_SPINLOCK(sc_raw);
 
 /* AB then BA, in one thread: no deadlock, but lockdep sees the cycle */
 static void sc_lockinv(void)
@@ -76,6 +79,16 @@ static void sc_sleep(void)
 	mutex_lock(&sc_lock_a);
 	mutex_unlock(&sc_lock_a);
 	spin_unlock(&sc_spin);
+}
+
+static void sc_rawnest(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sc_raw, flags);
+	spin_lock(&sc_spin);	/* the deliberate bug */
+	spin_unlock(&sc_spin);
+	raw_spin_unlock_irqrestore(&sc_raw, flags);
 }
 
 static void *sc_leaked;
@@ -169,6 +182,7 @@ static const struct {
 	{ "lockinv", sc_lockinv },
 	{ "uaf", sc_uaf },
 	{ "sleep", sc_sleep },
+	{ "rawnest", sc_rawnest },
 	{ "leak", sc_leak },
 	{ "race", sc_race },
 };
