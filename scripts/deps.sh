@@ -77,4 +77,8 @@ fi
 krel=$(fwq_krel) || fwq_die 2 "no kernel headers after installing (FLAVOUR='${FLAVOUR:-}')"
 "$FWQ_TOP/scripts/get-kernel.sh" "$krel" > /dev/null
 "$FWQ_TOP/scripts/get-checkpatch.sh" > /dev/null
+# The guests' QEMU: bookworm's 7.2 hangs guests that patch kernel text
+# under multi-threaded TCG (docs/testing.md); the harness boots
+# bookworm-backports' QEMU, unpacked into the cache.
+"$FWQ_TOP/scripts/get-qemu.sh" "$FWQ_QEMU_SUITE" > /dev/null
 fwq_log "dependencies ready for $krel"

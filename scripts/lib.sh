@@ -2,10 +2,12 @@
 # shellcheck shell=bash
 #
 # Helpers shared by fwq's host-side scripts. Source it; do not run it.
-# shellcheck disable=SC2034 # FWQ_TOP, FWQ_CACHE and FWQ_TMP are for the sourcing script
+# shellcheck disable=SC2034 # FWQ_TOP, FWQ_CACHE, FWQ_QEMU_SUITE and FWQ_TMP are for the sourcing script
 
 FWQ_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
+# the Debian suite whose QEMU boots the guests (scripts/get-qemu.sh)
+FWQ_QEMU_SUITE=${FWQ_QEMU_SUITE:-bookworm-backports}
 
 fwq_log() {
 	printf 'fwq: %s\n' "$*" >&2

@@ -188,14 +188,27 @@ def stack_scan(mon, cpu, rsp, symbols, words):
     mon.cmd("cpu %d" % cpu)
     out = mon.cmd("x /%dgx %#x" % (words, rsp))
     found = []
+    after_int3 = 0
     for line in out.split("\n"):
         m = re.match(r"\s*([0-9a-f]+):\s*(.*)", line)
         if not m:
             continue
         for val in re.findall(r"0x([0-9a-f]{16})", m.group(2)):
-            sym = symbols.lookup(int(val, 16))
-            if sym:
-                found.append("    ? %s (%s)" % (sym, val))
+            addr = int(val, 16)
+            sym = symbols.lookup(addr)
+            if not sym:
+                continue
+            found.append("    ? %s (%s)" % (sym, val))
+            if after_int3:
+                # an int3 frame holds the trap site + 1 (or the site, once
+                # the handler moved it back): what does memory hold there
+                # now? 0xcc is a live int3; anything else a patched one
+                site = mon.cmd("x /2xb %#x" % (addr - 1)).strip()
+                found.append("      bytes at %#x now: %s" %
+                             (addr - 1, site.split(":")[-1].strip()))
+                after_int3 -= 1
+            if sym.startswith("asm_exc_int3+"):
+                after_int3 = 2
     return found or ["    (no kernel text address in the top %d words)" % words]
 
 

@@ -26,8 +26,10 @@
 #
 # --modules DIR boots the *.ko files found under DIR instead of the tree's
 # src/ and bench/ modules; --ko FILE adds one module (repeatable).
-# Environment: KREL (target release), FWQ_CACHE, FWQ_QEMU (the QEMU binary;
-# one unpacked under <root>/usr/bin gets <root>/usr/share's firmware),
+# Environment: KREL (target release), FWQ_CACHE, FWQ_QEMU (the QEMU binary,
+# default the one scripts/get-qemu.sh unpacked from FWQ_QEMU_SUITE, default
+# bookworm-backports; one unpacked under <root>/usr/bin gets
+# <root>/usr/share's firmware),
 # FWQ_QEMU_ACCEL (default "tcg,thread=multi"), FWQ_VM_QUIET=1 (no per-test lines), FWQ_VM_STALL.
 set -u
 # shellcheck source=scripts/lib.sh
@@ -143,7 +145,13 @@ cmdline+="${FWQ_APPEND:+ $FWQ_APPEND}${append:+ $append}"
 mondir=$(mktemp -d /tmp/fwq-mon.XXXXXX) || fwq_die 2 "mktemp failed"
 trap 'rm -rf "$mondir"' EXIT
 monitor=$mondir/monitor.sock
-qemu_bin=${FWQ_QEMU:-qemu-system-x86_64}
+# FWQ_QEMU, else the QEMU that deps.sh unpacked (get-qemu.sh), else the
+# machine's own (whose 7.2 can hang a guest that patches kernel text)
+qemu_bin=${FWQ_QEMU:-$FWQ_CACHE/qemu/$FWQ_QEMU_SUITE/usr/bin/qemu-system-x86_64}
+if [ -z "${FWQ_QEMU:-}" ] && [ ! -x "$qemu_bin" ]; then
+	fwq_log "no $FWQ_QEMU_SUITE QEMU in the cache (scripts/deps.sh): using the machine's"
+	qemu_bin="qemu-system-x86_64"
+fi
 # shellcheck disable=SC2054 # commas are qemu option syntax
 qemu=("$qemu_bin" -nodefaults -display none -no-reboot
       -monitor "unix:$monitor,server=on,wait=off"
@@ -181,8 +189,8 @@ sysmap() {
 
 # vm_size: bytes on all serial channels (the progress measure)
 vm_size() {
-	cat "$out/console.log" "$out/results.txt" "$out/ktap.raw" \
-		"$out/heartbeat.log" 2>/dev/null | wc -c
+	stat -c %s "$out/console.log" "$out/results.txt" "$out/ktap.raw" \
+		"$out/heartbeat.log" 2>/dev/null | awk '{ n += $1 } END { print n + 0 }'
 }
 
 # diagnose WHY: ask the guest where it is (diag.txt), then stop QEMU.
