@@ -17,13 +17,14 @@
 #                         stopped) is stalled after --stall: 124, diagnosed
 #   missing plan          setup error, exits 2
 # Prints "ok"/"not ok" per case and "N passed, N failed"; exit 1 on failure.
+# Usage: selfcheck.sh [OUT] (default results/<timestamp>-selfcheck).
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$FWQ_TOP" || exit 2
 
 kdir=$(fwq_kdir) || fwq_die 2 "no kernel headers"
-out=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-selfcheck
+out=${1:-$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-selfcheck}
 mkdir -p "$out"
 if ! make -C "$kdir" M="$FWQ_TOP/scripts/selfcheck" modules > "$out/build.log" 2>&1; then
 	cat "$out/build.log" >&2
@@ -31,6 +32,14 @@ if ! make -C "$kdir" M="$FWQ_TOP/scripts/selfcheck" modules > "$out/build.log" 2
 fi
 make -s modules > "$out/build-tree.log" 2>&1 || fwq_die 2 "make modules failed"
 ko=$FWQ_TOP/scripts/selfcheck/fwq_selfcheck.ko
+
+# say LINE: a case's result, also kept in OUT/tests.txt (make check lists
+# the cases of its selfcheck_harness lane from there)
+: > "$out/tests.txt"
+say() {
+	echo "$*"
+	echo "$*" >> "$out/tests.txt"
+}
 
 passed=0
 failed=0
@@ -45,10 +54,10 @@ expect() {
 	rc=$?
 	tail -n 1 "$out/$name.log" | sed 's/^/# /'
 	if [ "$rc" -eq "$want" ]; then
-		echo "ok selfcheck.$name # exit $rc as expected, $(fwq_elapsed "$start")s"
+		say "ok selfcheck.$name # exit $rc as expected, $(fwq_elapsed "$start")s"
 		passed=$((passed + 1))
 	else
-		echo "not ok selfcheck.$name # exit $rc, expected $want"
+		say "not ok selfcheck.$name # exit $rc, expected $want"
 		failed=$((failed + 1))
 	fi
 }
@@ -60,20 +69,20 @@ expect warn_no_panic 3 --preset small --plan selfcheck-warn --timeout 120 \
 	--append panic_on_warn=0
 expect hang 124 --preset small --plan selfcheck-hang --timeout 45
 if grep -q '^not ok 1 step_overruns_budget # TIMEOUT' "$out/hang/ktap.txt"; then
-	echo "ok selfcheck.step_budget # an overrun step is reported not ok"
+	say "ok selfcheck.step_budget # an overrun step is reported not ok"
 	passed=$((passed + 1))
 else
-	echo "not ok selfcheck.step_budget # no TIMEOUT result in hang/ktap.txt"
+	say "not ok selfcheck.step_budget # no TIMEOUT result in hang/ktap.txt"
 	failed=$((failed + 1))
 fi
 # has_diag CASE WHAT PATTERN: the diagnosis of CASE shows PATTERN
 has_diag() {
 	if grep -q "$3" "$out/$1/diag.txt" 2>/dev/null &&
 	   grep -q "diagnosis in $out/$1/diag.txt" "$out/$1/summary.txt"; then
-		echo "ok selfcheck.$1_diag_$2 # diag.txt shows $3"
+		say "ok selfcheck.$1_diag_$2 # diag.txt shows $3"
 		passed=$((passed + 1))
 	else
-		echo "not ok selfcheck.$1_diag_$2 # no '$3' in $1/diag.txt (or no pointer in summary.txt)"
+		say "not ok selfcheck.$1_diag_$2 # no '$3' in $1/diag.txt (or no pointer in summary.txt)"
 		failed=$((failed + 1))
 	fi
 }
@@ -86,10 +95,10 @@ has_diag stuck vcpus '^CPU#3 RIP='
 expect silent 124 --preset small --plan selfcheck-silent --timeout 300 \
 	--stall 20
 if grep -q 'stalled: no output on any channel' "$out/silent/summary.txt"; then
-	echo "ok selfcheck.silent_is_stall # reported as a stall, not a timeout"
+	say "ok selfcheck.silent_is_stall # reported as a stall, not a timeout"
 	passed=$((passed + 1))
 else
-	echo "not ok selfcheck.silent_is_stall # $(tail -n 1 "$out/silent/summary.txt")"
+	say "not ok selfcheck.silent_is_stall # $(tail -n 1 "$out/silent/summary.txt")"
 	failed=$((failed + 1))
 fi
 has_diag silent vcpus '^CPU#0 RIP='
