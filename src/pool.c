@@ -589,8 +589,9 @@ static void fwq_pool_destroy_workers(struct fwq_pool *pool)
 struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
 {
 	u32 hash = fwq_pool_attrs_hash(attrs);
+	const struct fwq_pod_type *numa;
 	struct fwq_pool *pool;
-	int node = NUMA_NO_NODE, cpu, n;
+	int node = NUMA_NO_NODE, n;
 
 	lockdep_assert_held(&fwq_pool_mutex);
 
@@ -601,12 +602,19 @@ struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
 		}
 	}
 
-	/* the node whose CPUs hold the whole pod, else NUMA_NO_NODE */
-	cpu = cpumask_first(attrs->pod_cpumask);
-	if (cpu < nr_cpu_ids) {
-		n = cpu_to_node(cpu);
-		if (cpumask_subset(attrs->pod_cpumask, cpumask_of_node(n)))
-			node = n;
+	/*
+	 * The node of the NUMA pod that holds the whole pod, else
+	 * NUMA_NO_NODE. NUMA pods are built over the possible CPUs, as the
+	 * pod is: cpumask_of_node() holds only the present ones, so a pod
+	 * with absent CPUs (a VM's possible_cpus=) was never its subset, and
+	 * every node's items were charged to the fallback slot.
+	 */
+	numa = fwq_pod_type(FWQ_AFFN_NUMA);
+	for (n = 0; n < numa->nr_pods; n++) {
+		if (cpumask_subset(attrs->pod_cpumask, numa->pod_cpus[n])) {
+			node = numa->pod_node[n];
+			break;
+		}
 	}
 
 	pool = fwq_alloc_pool(node);

@@ -231,6 +231,68 @@ static void test_unbound_max_active(struct fwq_ktap_test *t)
 }
 
 /*
+ * Every node gets its share of an unbound workqueue's max_active, however
+ * many possible CPUs are absent (a VM's possible_cpus=): with max_active 2
+ * (so min_active 2) each node must run 2 items at once. Interdependent
+ * items, 2 queued to one online CPU of each node, must all be active
+ * together, in every scope whose pods lie within a node. A pool whose pod
+ * holds absent CPUs once got no node, so that every node's items were
+ * charged to the fallback slot (2 for the whole system) and the
+ * rendezvous never completed.
+ */
+static void test_unbound_every_node(struct fwq_ktap_test *t)
+{
+	static const enum fwq_affn_scope scopes[] = {
+		FWQ_AFFN_CACHE, FWQ_AFFN_CACHE_SHARD, FWQ_AFFN_NUMA,
+	};
+	const int m = 2;
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	struct ma_ctx *c;
+	int s, node, cpu, i, k, n;
+
+	fwqt_variant(t, &v, W);
+	for (s = 0; s < ARRAY_SIZE(scopes); s++) {
+		n = 0;
+		for_each_node_with_cpus(node)
+			n += cpumask_intersects(cpumask_of_node(node),
+						cpu_online_mask) ? m : 0;
+		wq = fwqt_alloc_unbound(t, &v, 0, m, scopes[s], 0);
+		if (!wq)
+			return;
+		c = kzalloc(sizeof(*c), GFP_KERNEL);
+		if (c)
+			c->items = kcalloc(n, sizeof(*c->items), GFP_KERNEL);
+		if (!FWQ_EXPECT(t, c && c->items)) {
+			kfree(c);
+			fwq_destroy_workqueue(wq);
+			return;
+		}
+		c->need = n;
+		i = 0;
+		for_each_node_with_cpus(node) {
+			cpu = cpumask_any_and(cpumask_of_node(node),
+					      cpu_online_mask);
+			for (k = 0; cpu < nr_cpu_ids && k < m && i < n; k++, i++) {
+				FWQ_INIT_WORK(&c->items[i].work, rdv_fn);
+				c->items[i].c = c;
+				FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq,
+								&c->items[i].work));
+			}
+		}
+		if (!fwqt_wait_atomic(t, &c->done, n, "items of every node"))
+			WRITE_ONCE(c->abort, true);
+		fwq_flush_workqueue(wq);
+		fwq_ktap_diag("scope %s: %d items (%d per node), %d gave up waiting for the others",
+			      fwq_affn_scope_name(scopes[s]), n, m,
+			      atomic_read(&c->timed_out));
+		FWQ_EXPECT_EQ(t, atomic_read(&c->timed_out), 0);
+		rdv_free(c);
+		fwq_destroy_workqueue(wq);
+	}
+}
+
+/*
  * Queue @need interdependent items to @cpu of @wq (max_active 1), check
  * that only one is active, raise max_active to @new_max and check that
  * all @need become active together.
@@ -313,6 +375,7 @@ static void test_raise_max_active(struct fwq_ktap_test *t)
 static const struct fwq_ktap_case maxactive_cases[] = {
 	FWQT_CASE("percpu_max_active_per_cpu", test_percpu_max_active, W),
 	FWQT_CASE("unbound_max_active_per_node", test_unbound_max_active, W),
+	FWQT_CASE("unbound_max_active_every_node", test_unbound_every_node, W),
 	FWQT_CASE("raise_max_active_activates", test_raise_max_active, W),
 	{}
 };
