@@ -249,6 +249,13 @@ static void nr_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 			th[i].task = NULL;
 	for (i = 0; i < NR_PRODUCERS; i++)
 		fwqt_thread_join(t, &th[i], NULL, NULL, "producer");
+	/*
+	 * The item was queued at least once: let that run finish before the
+	 * cancel, which would otherwise take a still pending item off the
+	 * list (0 runs) when the pool's worker had no CPU time during the
+	 * producers' loop on a loaded host.
+	 */
+	fwq_flush_work(&c->work);
 	WRITE_ONCE(c->stop, true);
 	/* a self-requeue may race with the stop: flush until quiet */
 	fwq_cancel_work_sync(&c->work);
