@@ -629,8 +629,12 @@ struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
 		fwq_free_pool(pool);
 		return NULL;
 	}
-	if (cpumask_intersects(pool->attrs.cpumask, cpu_online_mask) &&
-	    fwq_create_worker(pool)) {
+	/*
+	 * The first worker, always, as in mainline: even when no CPU of the
+	 * cpumask is online (it then runs on any CPU until one comes up).
+	 * Without it, nothing would ever run the pool's items.
+	 */
+	if (fwq_create_worker(pool)) {
 		idr_remove(&fwq_pool_idr, pool->id);
 		fwq_pool_destroy_workers(pool);
 		fwq_free_pool(pool);

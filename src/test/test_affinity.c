@@ -6,6 +6,7 @@
  * Destroying an unbound workqueue releases its pools and their workers
  * (§8.17). Runs per wake variant: kick_pool picks and places the worker.
  */
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kernel.h>
@@ -250,10 +251,77 @@ static void test_destroy_releases_pool(struct fwq_ktap_test *t)
 			      n);
 }
 
+struct af_once {
+	struct fwq_work work;
+	atomic_t ran;
+};
+
+static void af_once_fn(struct fwq_work *work)
+{
+	atomic_inc(&container_of(work, struct af_once, work)->ran);
+}
+
+/*
+ * Invariant: an unbound pool always gets its first worker, as in mainline,
+ * even when every CPU of its cpumask is offline: an item queued to a
+ * workqueue whose cpumask holds one offline CPU runs (on an online CPU),
+ * and items still run once that CPU is back. Such a pool once got no
+ * worker, for ever: its items never ran and destroying the workqueue hung.
+ */
+static void test_offline_cpumask(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	struct af_once *it;
+	bool ran = false;
+	int cpu, ret;
+
+	cpu = cpumask_last(cpu_online_mask);
+	if (num_online_cpus() < 2 || cpu == 0) {
+		FWQ_KTAP_SKIP(t, "needs a second online CPU");
+		return;
+	}
+	fwqt_variant(t, &v, W);
+	it = kzalloc(sizeof(*it), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, it))
+		return;
+	ret = remove_cpu(cpu);
+	if (ret) {
+		fwq_ktap_diag("remove_cpu(%d) = %d", cpu, ret);
+		FWQ_KTAP_SKIP(t, "cannot take a CPU offline");
+		kfree(it);
+		return;
+	}
+	wq = af_alloc(t, &v, cpumask_of(cpu), FWQ_AFFN_SYSTEM, false);
+	if (wq) {
+		FWQ_INIT_WORK(&it->work, af_once_fn);
+		FWQ_EXPECT(t, fwq_queue_work(wq, &it->work));
+		ran = fwqt_wait_atomic(t, &it->ran, 1,
+				       "the item of a cpumask with no online CPU");
+	}
+	FWQ_EXPECT_EQ(t, add_cpu(cpu), 0);
+	if (!wq) {
+		kfree(it);
+		return;
+	}
+	if (!ran) {
+		/* destroying it would wait for the item for ever */
+		fwq_ktap_diag("leaking the workqueue and its item: no worker ran it");
+		return;
+	}
+	FWQ_EXPECT(t, fwq_queue_work(wq, &it->work));
+	fwqt_wait_atomic(t, &it->ran, 2, "the item after the CPU came back");
+	fwq_destroy_workqueue(wq);
+	fwq_ktap_diag("cpu %d offline: the item ran; online again: it ran again",
+		      cpu);
+	kfree(it);
+}
+
 static const struct fwq_ktap_case affinity_cases[] = {
 	FWQT_CASE("unbound_runs_inside_cpumask", test_affinity_cpumask, W),
 	FWQT_CASE("strict_runs_inside_pod", test_affinity_strict_pod, W),
 	FWQT_CASE("destroy_releases_pool", test_destroy_releases_pool, W),
+	FWQT_CASE("offline_cpumask_gets_a_worker", test_offline_cpumask, W),
 	{}
 };
 
