@@ -8,6 +8,9 @@
 #   build       a W=1 C=2 (sparse on every file) build in a scratch copy of
 #               the tree; any compiler or sparse warning fails
 #   shell       ShellCheck on scripts/ (shell scripts, plans) and .ci/run
+#   kerneldoc   the kernel's scripts/kernel-doc -none on every header of
+#               fwq (include/fwq/, src/, src/test/, bench/); any warning
+#               fails
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -106,12 +109,30 @@ lint_shellcheck() {
 	rm -f "$log"
 }
 
-[ $# -gt 0 ] || set -- checkpatch build shellcheck
+lint_kerneldoc() {
+	local kdir log rc=0
+
+	log=$(mktemp)
+	if ! kdir=$(fwq_kdir) || [ ! -r "$kdir/scripts/kernel-doc" ]; then
+		echo "no scripts/kernel-doc in the kernel headers (scripts/deps.sh)" > "$log"
+		report kerneldoc 1 "$log"
+		rm -f "$log"
+		return
+	fi
+	mapfile -t headers < <(find include/fwq src bench -name '*.h' | sort)
+	perl "$kdir/scripts/kernel-doc" -none "${headers[@]}" > "$log" 2>&1 || rc=1
+	grep -q . "$log" && rc=1
+	report kerneldoc $rc "$log"
+	rm -f "$log"
+}
+
+[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc
 for what in "$@"; do
 	case "$what" in
 	checkpatch) lint_checkpatch ;;
 	build) lint_build ;;
 	shell|shellcheck) lint_shellcheck ;;
+	kerneldoc) lint_kerneldoc ;;
 	*) fwq_die 2 "unknown lint check '$what'" ;;
 	esac
 done

@@ -193,7 +193,7 @@ struct fwq_kicked_ops {
 	void (*park)(struct fwq_pool *pool, struct fwq_worker *worker);
 };
 
-/**
+/*
  * struct fwq_pool - a worker pool
  */
 struct fwq_pool {
@@ -252,7 +252,7 @@ enum {
 	PWQ_NR_STATS,
 };
 
-/**
+/*
  * struct fwq_pwq - the link between a workqueue and a pool
  *
  * Aligned to 1 << FWQ_WORK_STRUCT_PWQ_SHIFT so that the low bits of a work's
@@ -336,7 +336,7 @@ struct fwq_wq_pcpu_stats {
 	u64 rejected;
 };
 
-/**
+/*
  * struct fwq_workqueue - the workqueue
  */
 struct fwq_workqueue {
@@ -386,7 +386,7 @@ struct fwq_workqueue {
 	struct fwq_nna		*nna[];		/* I: [nr_node_ids + 1] */
 };
 
-/**
+/*
  * struct fwq_worker - one worker kthread
  */
 struct fwq_worker {

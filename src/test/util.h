@@ -142,6 +142,9 @@ bool fwqt_param_exists(const char *name);
 ssize_t fwqt_file_read(const char *path, char *buf, size_t len);
 ssize_t fwqt_file_write(const char *path, const char *val, size_t len);
 
+/* any nice level, for fwqt_count_workers() */
+#define FWQT_ANY_NICE	INT_MIN
+
 /**
  * fwqt_count_workers - count live fwq worker kthreads with a nice level
  * @prefix: comm prefix, e.g. "fwq/u" (unbound workers) or "fwq/R-"
@@ -150,7 +153,6 @@ ssize_t fwqt_file_write(const char *path, const char *val, size_t len);
  *
  * Return: the number of matching tasks that are not exiting.
  */
-#define FWQT_ANY_NICE	INT_MIN
 int fwqt_count_workers(const char *prefix, int nice);
 
 /* Is current an fwq rescuer thread ("fwq/R-<wq>")? */

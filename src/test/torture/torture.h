@@ -72,11 +72,11 @@ struct tt_wq {
 	int nr_items;
 };
 
-/**
+/*
  * struct tt_item - one torture work item and its sequence accounting
  *
- * Every successful queueing increments @nq, every successful cancel @nc,
- * every execution @nrun (at the end of the function). Once the item is
+ * Every successful queueing increments nq, every successful cancel nc,
+ * every execution nrun (at the end of the function). Once the item is
  * quiescent, nrun == nq - nc exactly: more means an item ran twice, fewer
  * means one was lost.
  */
