@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# fwq benchmark targets (issue 4). Included from the top-level Makefile:
+# fwq benchmark targets. Included from the top-level Makefile:
 #   -include $(FWQ_TOP)/bench/bench.mk
 #
 #   make bench [BENCH_ARGS="--quick | --reps N | --scale N | --boots 'enq p192'"]

@@ -3,7 +3,7 @@
 #
 # bench.sh [--local] [--quick] [--reps N] [--scale N] [--boots LIST] [--out DIR]
 #
-# The fwq benchmark suite (issue 4): every seed claim side by side, fwq's
+# The fwq benchmark suite: every seed claim side by side, fwq's
 # variants against the running kernel's own workqueue (kwq), in one command.
 #
 # Default (make bench): install what is missing, build, then boot the Debian

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Torture, reproducer and debug-lane targets (issue 5). Included from the
+# Torture, reproducer and debug-lane targets. Included from the
 # top-level Makefile:  -include $(FWQ_TOP)/scripts/torture.mk
 #
 #   make torture [DURATION=60] [PRESET=small] [ONOFF=300]

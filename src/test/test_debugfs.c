@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Bad input (brief "Standards", issue 3 "Counters"): every file under
+ * Bad input: every file under
  * /sys/kernel/debug/fwq/ and every writable fwq.ko parameter rejects
  * malformed writes with -EINVAL and changes nothing. The files are found
  * by walking the directories, so new files are covered without editing

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fwq_torture: race reproducers for hazards H1 and H8
- * (../shared/design/seed-hazards-and-benchmarks.md section 3).
+ * (docs/hazards.md).
  *
  * H8, the retired flush colour: "flush; queue a slow item to a pwq that was
  * idle; flush; the item must have run". A flush that skips idle pwqs
