@@ -26,7 +26,7 @@ version=$(cat VERSION)
 # and fwq_bench.ko; no tests, no harness.
 package_files() {
 	printf '%s\n' dkms.conf VERSION Kbuild Makefile scripts/Kbuild.include \
-		scripts/kdir.sh scripts/lib.sh
+		scripts/kdir.sh scripts/lib.sh src/compat/probe.sh
 	find include src bench -type f \( -name '*.[ch]' -o -name Kbuild \) \
 		! -path 'src/test/*' ! -name '*.mod.c' | sort
 }

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh [checkpatch] [build] [shell]: fwq's static checks (all three
-# by default), each reported as one KTAP-style line "ok lint.X" or
+# lint.sh [checkpatch] [build] [shell] [kerneldoc] [compat]: fwq's static
+# checks (all of them by default), each reported as one KTAP-style line "ok lint.X" or
 # "not ok lint.X" with the findings above it. Exit 1 if any check failed.
 #   checkpatch  checkpatch.pl --strict --no-tree on fwq's own .c/.h files
 #   build       a W=1 C=2 (sparse on every file) build in a scratch copy of
@@ -11,6 +11,11 @@
 #   kerneldoc   the kernel's scripts/kernel-doc -none on every header of
 #               fwq (include/fwq/, src/, src/test/, bench/); any warning
 #               fails
+#   compat      the compat layer: a W=1 build with FWQ_COMPAT_FALLBACK=y
+#               (every fallback of src/compat/compat.h, as on a kernel
+#               that no probe matches) must be clean, and compat.h's
+#               supported-range guard must refuse 6.0 and 6.13 and accept
+#               6.1, 6.12 and 6.13 with FWQ_UNTESTED_KERNEL
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -54,13 +59,17 @@ lint_checkpatch() {
 	rm -f "$log"
 }
 
+# lint_build NAME [MAKE ARGS...]: the scratch-copy build, reported as
+# lint.NAME
 lint_build() {
-	local kdir tmp log rc=0
+	local name=$1 kdir tmp log rc=0
+
+	shift
 
 	log=$(mktemp)
 	if ! kdir=$(fwq_kdir); then
 		echo "no kernel headers (scripts/deps.sh)" > "$log"
-		report build_w1_sparse 1 "$log"
+		report "$name" 1 "$log"
 		rm -f "$log"
 		return
 	fi
@@ -73,15 +82,51 @@ lint_build() {
 			-type f -print0
 	fi | grep -zvE '\.(o|ko|mod|mod\.c|cmd|symvers|order)$' |
 		tar -c --null -T - 2>/dev/null | tar -x -C "$tmp"
-	make -C "$kdir" M="$tmp" W=1 C=2 modules > "$tmp/build.log" 2>&1 || rc=1
+	make -C "$kdir" M="$tmp" W=1 C=2 "$@" modules > "$tmp/build.log" 2>&1 || rc=1
 	grep -E 'warning:|error:|sparse:' "$tmp/build.log" >> "$log" && rc=1
 	if [ $rc -ne 0 ] && [ ! -s "$log" ]; then
 		tail -n 30 "$tmp/build.log" > "$log"
 	fi
 	[ -s "$log" ] && rc=1
 	sed -i "s|$tmp/||g" "$log"
-	report build_w1_sparse $rc "$log"
+	report "$name" $rc "$log"
 	rm -rf "$tmp" "$log"
+}
+
+# compat_range VERSION EXPECT [CFLAGS...]: run the probes as for a kernel
+# VERSION (a.b), then preprocess compat.h with their flags; EXPECT is ok
+# or refused.
+compat_range() {
+	local v=$1 want=$2 err got
+
+	shift 2
+	err=$(mktemp)
+	# shellcheck disable=SC2046 # the probes' flags are words
+	if gcc -E $(sh src/compat/probe.sh "$(fwq_kdir)" "${v%%.*}" "${v#*.}") \
+		"$@" src/compat/compat.h -o /dev/null 2> "$err"; then
+		got=ok
+	else
+		got=refused
+		grep -q 'fwq: ' "$err" || got="failed without fwq's message"
+	fi
+	[ "$got" = "$want" ] || echo "compat.h with kernel $v $*: $got, want $want"
+	rm -f "$err"
+}
+
+lint_compat() {
+	local log rc=0
+
+	log=$(mktemp)
+	{
+		compat_range 6.0 refused
+		compat_range 6.1 ok
+		compat_range 6.12 ok
+		compat_range 6.13 refused
+		compat_range 6.13 ok -DFWQ_UNTESTED_KERNEL
+	} > "$log" 2>&1
+	[ -s "$log" ] && rc=1
+	report compat_range $rc "$log"
+	rm -f "$log"
 }
 
 lint_shellcheck() {
@@ -126,11 +171,15 @@ lint_kerneldoc() {
 	rm -f "$log"
 }
 
-[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc
+[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc compat
 for what in "$@"; do
 	case "$what" in
 	checkpatch) lint_checkpatch ;;
-	build) lint_build ;;
+	build) lint_build build_w1_sparse ;;
+	compat)
+		lint_build build_compat_fallback FWQ_COMPAT_FALLBACK=y C=0
+		lint_compat
+		;;
 	shell|shellcheck) lint_shellcheck ;;
 	kerneldoc) lint_kerneldoc ;;
 	*) fwq_die 2 "unknown lint check '$what'" ;;

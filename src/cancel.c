@@ -33,7 +33,7 @@ static int fwq_try_to_grab_pending(struct fwq_work *work, bool is_dwork,
 	if (is_dwork) {
 		struct fwq_delayed_work *dwork = to_fwq_delayed_work(work);
 
-		if (likely(timer_delete(&dwork->timer))) {
+		if (likely(fwq_timer_delete(&dwork->timer))) {
 			/* drop the reference the armed timer held */
 			fwq_wq_put(dwork->wq);
 			return 1;
@@ -198,7 +198,7 @@ bool fwq_flush_delayed_work(struct fwq_delayed_work *dwork)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (timer_delete_sync(&dwork->timer)) {
+	if (fwq_timer_delete_sync(&dwork->timer)) {
 		struct fwq_workqueue *wq = dwork->wq;
 
 		__fwq_queue_work(dwork->cpu, wq, &dwork->work);

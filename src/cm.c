@@ -31,6 +31,7 @@
 
 #include "internal.h"
 
+#if FWQ_HAVE_PREEMPT_NOTIFIERS
 static void fwq_cm_sched_out(struct preempt_notifier *pn,
 			     struct task_struct *next)
 {
@@ -58,10 +59,41 @@ static void fwq_cm_sched_in(struct preempt_notifier *pn, int cpu)
 	worker->sleeping = 0;
 }
 
-struct preempt_ops fwq_cm_preempt_ops = {
+static struct preempt_ops fwq_cm_preempt_ops = {
 	.sched_in = fwq_cm_sched_in,
 	.sched_out = fwq_cm_sched_out,
 };
+#endif /* FWQ_HAVE_PREEMPT_NOTIFIERS */
+
+/**
+ * fwq_cm_init() - turn concurrency management on, if cm_mode asks for it
+ *
+ * Called once at module load, before any worker starts. Without preempt
+ * notifiers in the kernel (src/compat/compat.h), cm_mode=notifier falls
+ * back to off, with one log line.
+ */
+void fwq_cm_init(void)
+{
+	if (!fwq_cm_enabled)
+		return;
+#if FWQ_HAVE_PREEMPT_NOTIFIERS
+	preempt_notifier_inc();
+#else
+	pr_info("cm_mode=notifier needs CONFIG_PREEMPT_NOTIFIERS, which this kernel lacks: using cm_mode=off\n");
+	fwq_cm_enabled = false;
+#endif
+}
+
+/**
+ * fwq_cm_exit() - undo fwq_cm_init(), at unload or a failed load
+ */
+void fwq_cm_exit(void)
+{
+#if FWQ_HAVE_PREEMPT_NOTIFIERS
+	if (fwq_cm_enabled)
+		preempt_notifier_dec();
+#endif
+}
 
 void fwq_cm_irq_work_fn(struct irq_work *iw)
 {
@@ -93,18 +125,22 @@ void fwq_cm_irq_work_fn(struct irq_work *iw)
 /* in the worker's own thread, before it looks at any work */
 void fwq_cm_worker_start(struct fwq_worker *worker)
 {
+#if FWQ_HAVE_PREEMPT_NOTIFIERS
 	if (!fwq_cm_enabled || worker->pool->cpu < 0)
 		return;
 	preempt_notifier_init(&worker->pn, &fwq_cm_preempt_ops);
 	preempt_notifier_register(&worker->pn);
 	worker->notifier_on = true;
+#endif
 }
 
 /* in the worker's own thread, before it returns */
 void fwq_cm_worker_stop(struct fwq_worker *worker)
 {
+#if FWQ_HAVE_PREEMPT_NOTIFIERS
 	if (!worker->notifier_on)
 		return;
 	preempt_notifier_unregister(&worker->pn);
 	worker->notifier_on = false;
+#endif
 }

@@ -416,7 +416,9 @@ struct fwq_worker {
 	bool			kicked;		/* L: picked, not yet running */
 
 	struct fwq_workqueue	*rescue_wq;	/* I: rescuer only */
+#if FWQ_HAVE_PREEMPT_NOTIFIERS
 	struct preempt_notifier	pn;		/* S: CM hooks */
+#endif
 	struct fwq_wake_batch	wb;		/* K: deferred wakeups */
 };
 
@@ -676,7 +678,8 @@ void fwq_nr_active_show(struct seq_file *m);
 void fwq_send_mayday(struct fwq_work *work, struct fwq_wake_batch *wb);
 
 /* cm.c */
-extern struct preempt_ops fwq_cm_preempt_ops;
+void fwq_cm_init(void);
+void fwq_cm_exit(void);
 void fwq_cm_irq_work_fn(struct irq_work *iw);
 void fwq_cm_worker_start(struct fwq_worker *worker);
 void fwq_cm_worker_stop(struct fwq_worker *worker);

@@ -261,14 +261,13 @@ static int __init fwq_init(void)
 	if (!fwq_pwq_cache)
 		goto err_mask;
 
-	fwq_release_worker = kthread_create_worker(0, "fwq_pwq_release");
+	fwq_release_worker = fwq_kthread_run_worker(0, "fwq_pwq_release");
 	if (IS_ERR(fwq_release_worker)) {
 		ret = PTR_ERR(fwq_release_worker);
 		goto err_cache;
 	}
 
-	if (fwq_cm_enabled)
-		preempt_notifier_inc();
+	fwq_cm_init();
 
 	cpus_read_lock();
 	cpumask_copy(fwq_online_cpumask, cpu_online_mask);
@@ -284,8 +283,7 @@ static int __init fwq_init(void)
 	return 0;
 
 err_worker:
-	if (fwq_cm_enabled)
-		preempt_notifier_dec();
+	fwq_cm_exit();
 	kthread_destroy_worker(fwq_release_worker);
 err_cache:
 	kmem_cache_destroy(fwq_pwq_cache);
@@ -310,8 +308,7 @@ static void __exit fwq_exit(void)
 	kthread_destroy_worker(fwq_release_worker);
 	rcu_barrier();
 
-	if (fwq_cm_enabled)
-		preempt_notifier_dec();
+	fwq_cm_exit();
 	kmem_cache_destroy(fwq_pwq_cache);
 	idr_destroy(&fwq_pool_idr);
 	free_cpumask_var(fwq_online_cpumask);

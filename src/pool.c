@@ -357,7 +357,7 @@ static void fwq_reap_dying_workers(struct list_head *cull_list)
 
 static void fwq_idle_timer_fn(struct timer_list *t)
 {
-	struct fwq_pool *pool = from_timer(pool, t, idle_timer);
+	struct fwq_pool *pool = fwq_timer_container_of(pool, t, idle_timer);
 	bool do_cull = false;
 	unsigned long flags;
 
@@ -461,7 +461,7 @@ static void fwq_idle_cull_fn(struct work_struct *work)
 
 void fwq_pool_mayday_timeout(struct timer_list *t)
 {
-	struct fwq_pool *pool = from_timer(pool, t, mayday_timer);
+	struct fwq_pool *pool = fwq_timer_container_of(pool, t, mayday_timer);
 	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
 	struct fwq_work *work;
 	unsigned long flags;
@@ -503,7 +503,7 @@ restart:
 			break;
 	}
 
-	del_timer_sync(&pool->mayday_timer);
+	fwq_timer_delete_sync(&pool->mayday_timer);
 	fwq_pool_lock_irq(pool);
 	if (fwq_need_to_create_worker(pool))
 		goto restart;
@@ -555,7 +555,7 @@ static void fwq_pool_destroy_workers(struct fwq_pool *pool)
 	rcuwait_wait_event(&fwq_manager_wait, fwq_pool_claim_manager(pool),
 			   TASK_UNINTERRUPTIBLE);
 	/* a cull that started before POOL_DYING may still create a worker */
-	del_timer_sync(&pool->idle_timer);
+	fwq_timer_delete_sync(&pool->idle_timer);
 	cancel_work_sync(&pool->idle_cull_work);
 
 	mutex_lock(&fwq_pool_attach_mutex);
@@ -573,10 +573,10 @@ static void fwq_pool_destroy_workers(struct fwq_pool *pool)
 	mutex_unlock(&fwq_pool_attach_mutex);
 	fwq_reap_dying_workers(&cull_list);
 
-	del_timer_sync(&pool->idle_timer);
+	fwq_timer_delete_sync(&pool->idle_timer);
 	cancel_work_sync(&pool->idle_cull_work);
-	del_timer_sync(&pool->idle_timer);
-	del_timer_sync(&pool->mayday_timer);
+	fwq_timer_delete_sync(&pool->idle_timer);
+	fwq_timer_delete_sync(&pool->mayday_timer);
 	irq_work_sync(&pool->cm_irq_work);
 }
 

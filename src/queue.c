@@ -550,7 +550,7 @@ EXPORT_SYMBOL_GPL(fwq_queue_work_node);
  */
 void fwq_delayed_work_timer_fn(struct timer_list *t)
 {
-	struct fwq_delayed_work *dwork = from_timer(dwork, t, timer);
+	struct fwq_delayed_work *dwork = fwq_timer_container_of(dwork, t, timer);
 	struct fwq_workqueue *wq = dwork->wq;
 
 	__fwq_queue_work(dwork->cpu, wq, &dwork->work);

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fwq compat layer: the one place where kernel-version differences live.
+ *
+ * scripts/Kbuild.include force-includes this header into every fwq object
+ * and passes the probes of src/compat/probe.sh as -DFWQ_HAVE_<NAME>. fwq's
+ * code is written against the newest interface; where a probe says the
+ * target kernel lacks it, this header maps it onto the older one. The
+ * mappings are fwq_-prefixed macros, expanded where they are used, so this
+ * header includes nothing that could define pr_fmt() before the file that
+ * includes it does. Add a difference here as a probe plus a mapping, never
+ * as a version test in the code.
+ *
+ * The supported range is enforced here too: probe.sh compares kbuild's
+ * VERSION.PATCHLEVEL with the range the project tests (README.md,
+ * "Supported kernels") and says FWQ_KERNEL_TOO_OLD or FWQ_KERNEL_UNTESTED.
+ */
+#ifndef _FWQ_COMPAT_H
+#define _FWQ_COMPAT_H
+
+#ifdef FWQ_KERNEL_TOO_OLD
+#error "fwq: kernels before 6.1 are not supported (tested: 6.1 and 6.12)"
+#endif
+#if defined(FWQ_KERNEL_UNTESTED) && !defined(FWQ_UNTESTED_KERNEL)
+#error "fwq: kernel newer than the tested 6.1 to 6.12; FWQ_UNTESTED_KERNEL=y builds it"
+#endif
+
+/*
+ * timer_delete() and timer_delete_sync(): 6.2, and 6.1.y stable; 6.15
+ * removes del_timer() and del_timer_sync().
+ */
+#ifdef FWQ_HAVE_TIMER_DELETE_SYNC
+#define fwq_timer_delete(timer)		timer_delete(timer)
+#define fwq_timer_delete_sync(timer)	timer_delete_sync(timer)
+#else
+#define fwq_timer_delete(timer)		del_timer(timer)
+#define fwq_timer_delete_sync(timer)	del_timer_sync(timer)
+#endif
+
+/* timer_container_of(): 6.16, which removes from_timer() */
+#ifdef FWQ_HAVE_TIMER_CONTAINER_OF
+#define fwq_timer_container_of(var, timer, field)	\
+	timer_container_of(var, timer, field)
+#else
+#define fwq_timer_container_of(var, timer, field)	\
+	from_timer(var, timer, field)
+#endif
+
+/*
+ * kthread_run_worker(): 6.13, where kthread_create_worker() stops starting
+ * the worker's thread. Before, kthread_create_worker() starts it.
+ */
+#ifdef FWQ_HAVE_KTHREAD_RUN_WORKER
+#define fwq_kthread_run_worker(flags, namefmt, ...)	\
+	kthread_run_worker(flags, namefmt, ##__VA_ARGS__)
+#else
+#define fwq_kthread_run_worker(flags, namefmt, ...)	\
+	kthread_create_worker(flags, namefmt, ##__VA_ARGS__)
+#endif
+
+/*
+ * Preempt notifiers carry per-CPU concurrency management (src/cm.c). A
+ * kernel built without CONFIG_PREEMPT_NOTIFIERS (KVM selects it, so most
+ * distribution kernels have it) gets cm_mode=off, with one log line at
+ * load. FWQ_COMPAT_FALLBACK=y builds that fallback on any kernel.
+ */
+#if defined(CONFIG_PREEMPT_NOTIFIERS) && !defined(FWQ_COMPAT_FALLBACK)
+#define FWQ_HAVE_PREEMPT_NOTIFIERS	1
+#else
+#define FWQ_HAVE_PREEMPT_NOTIFIERS	0
+#endif
+
+#endif /* _FWQ_COMPAT_H */

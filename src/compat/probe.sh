@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# probe.sh SRCTREE VERSION PATCHLEVEL: the compile-time probes of fwq's
+# compat layer. Prints one -DFWQ_HAVE_<NAME> flag per kernel interface that
+# SRCTREE's headers declare; src/compat/compat.h supplies what is missing.
+# Also places the kernel (VERSION.PATCHLEVEL, kbuild's own variables)
+# against the tested range: -DFWQ_KERNEL_TOO_OLD or -DFWQ_KERNEL_UNTESTED,
+# which compat.h turns into an #error. Called by scripts/Kbuild.include
+# through $(shell), once per directory built.
+# FWQ_COMPAT_FALLBACK=y (make variable, exported to the environment by
+# kbuild) prints nothing, so that every fallback gets built and tested on
+# a kernel that does not need it.
+#
+# A probe is a fixed-string grep of one header: cheap, and it reads the
+# interface itself, not a version number that distributions backport
+# around.
+srctree=${1:?usage: probe.sh SRCTREE VERSION PATCHLEVEL}
+kv=$(( ${2:?no VERSION} * 256 + ${3:?no PATCHLEVEL} ))
+
+# the tested range: 6.1 to 6.12 (README.md, "Supported kernels")
+if [ "$kv" -lt $((6 * 256 + 1)) ]; then
+	printf ' -DFWQ_KERNEL_TOO_OLD'
+elif [ "$kv" -gt $((6 * 256 + 12)) ]; then
+	printf ' -DFWQ_KERNEL_UNTESTED'
+fi
+
+if [ "${FWQ_COMPAT_FALLBACK:-n}" = y ]; then
+	echo
+	exit 0
+fi
+
+# probe NAME HEADER STRING: -DFWQ_HAVE_NAME if HEADER contains STRING
+probe() {
+	if grep -qF -- "$3" "$srctree/$2" 2>/dev/null; then
+		printf ' -DFWQ_HAVE_%s' "$1"
+	fi
+}
+
+# 6.2 (and 6.1.y stable): timer_delete{,_sync}(); del_timer{,_sync}() go in 6.15
+probe TIMER_DELETE_SYNC include/linux/timer.h 'int timer_delete_sync(struct timer_list'
+# 6.16: timer_container_of() replaces from_timer()
+probe TIMER_CONTAINER_OF include/linux/timer.h 'define timer_container_of('
+# 6.13: kthread_create_worker() no longer starts the worker
+probe KTHREAD_RUN_WORKER include/linux/kthread.h 'kthread_run_worker('
+echo
