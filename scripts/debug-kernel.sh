@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build (once per machine) a trimmed Debian 6.1 debug kernel for one fwq
-# debug lane, and print where it is.
+# Build (once per machine) a trimmed Debian debug kernel for one fwq debug
+# lane, and print where it is. The kernel is KERNEL's (scripts/kernels/,
+# default 6.1): its source package FWQ_K_SOURCE.
 #
 #   scripts/debug-kernel.sh --lane lockdep|kcsan [--jobs N] [--config-only]
 #                           [--no-build] [--max-seconds S]
@@ -13,7 +14,8 @@
 #   kcsan    KCSAN      (scripts/kconfig/debug-kcsan.config)
 #
 # The source is Debian's linux-source-6.1 (installed with apt-get when
-# missing and running as root), unpacked once under $FWQ_CACHE/src.  The
+# missing and running as root; a kernel of another suite has its source
+# package downloaded, not installed), unpacked once under $FWQ_CACHE/src.  The
 # config is allnoconfig + scripts/kconfig/debug-base.config + the lane
 # fragment, then olddefconfig; every fragment line is checked in the result.
 # The build tree lives in $FWQ_CACHE/debug-kernel/<lane>-<sha of .config>,
@@ -40,10 +42,18 @@ MAX_S=0
 FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KCONF=$TOP/scripts/kconfig
-SRC_TAR=/usr/src/linux-source-6.1.tar.xz
 
 die() { echo "debug-kernel: $*" >&2; exit 2; }
 log() { echo "debug-kernel: $*" >&2; }
+
+# shellcheck source=scripts/lib.sh
+. "$TOP/scripts/lib.sh"
+fwq_kernel_load || die "unknown KERNEL '${KERNEL:-}' (scripts/kernels/)"
+SRC_PKG=$FWQ_K_SOURCE
+SRC_TAR=/usr/src/$SRC_PKG.tar.xz
+# the build trees of a kernel other than the default carry its name
+KPFX=
+[ "$FWQ_K_NAME" = "$FWQ_KERNEL_DEFAULT" ] || KPFX=$FWQ_K_NAME-
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -67,7 +77,7 @@ esac
 
 need_pkgs() {
 	local missing=() p
-	[ -f "$SRC_TAR" ] || missing+=(linux-source-6.1)
+	[ -f "$SRC_TAR" ] || [ -n "$FWQ_K_SUITE" ] || missing+=("$SRC_PKG")
 	for p in bc bison flex gcc make perl xz-utils libelf-dev libssl-dev \
 		 cpio; do
 		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -85,9 +95,25 @@ mkdir -p "$FWQ_CACHE/src" "$FWQ_CACHE/debug-kernel"
 exec 9>"$FWQ_CACHE/debug-kernel/.lock"
 flock 9
 
-# Unpack once per source package version.
-SRC_VER=$(dpkg-query -W -f '${Version}' linux-source-6.1)
-SRC=$FWQ_CACHE/src/linux-source-6.1-$SRC_VER
+# Unpack once per source package version. A kernel from another suite:
+# its source package is downloaded (not installed) and its tarball kept.
+if [ -n "$FWQ_K_SUITE" ]; then
+	dl=$FWQ_CACHE/src/dl-$FWQ_K_NAME
+	if ! ls "$dl/$SRC_PKG"_*.deb > /dev/null 2>&1; then
+		rm -rf "$dl" && mkdir -p "$dl" && chown _apt "$dl" 2>/dev/null
+		(cd "$dl" && fwq_apt "$FWQ_K_SUITE" download -q "$SRC_PKG") >&2 ||
+			die "downloading $SRC_PKG from $FWQ_K_SUITE failed"
+	fi
+	debs=("$dl/$SRC_PKG"_*.deb)
+	deb=${debs[0]}
+	SRC_VER=$(dpkg-deb -f "$deb" Version)
+	SRC_TAR=$dl/$SRC_PKG.tar.xz
+	[ -f "$SRC_TAR" ] || dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/src/$SRC_PKG.tar.xz" > "$SRC_TAR"
+else
+	SRC_VER=$(dpkg-query -W -f '${Version}' "$SRC_PKG")
+fi
+SRC=$FWQ_CACHE/src/$SRC_PKG-$SRC_VER
 if [ ! -f "$SRC/.fwq-unpacked" ]; then
 	log "unpacking $SRC_TAR into $SRC"
 	rm -rf "$SRC" "$SRC.tmp"
@@ -120,18 +146,19 @@ kprompt lib/Kconfig GLOB "glob_match (fwq debug kernel)"
 # harmless (later kernels exempt the legacy console path from the check),
 # so the console driver call is hidden from lockdep. Idempotent; its
 # version is part of the build tree's cache key.
-SRC_PATCHES=printk-console-lockdep-off-1
+SRC_PATCHES=
 kpatch_printk() {
 	local f=$SRC/kernel/printk/printk.c
 
+	SRC_PATCHES=printk-console-lockdep-off-1
 	grep -q 'fwq debug kernel' "$f" && return 0
 	perl -0pi -e 's/(static void call_console_driver\(struct console \*con, const char \*text, size_t len,\n\t\t\t\tchar \*dropped_text\)\n\{\n\tsize_t dropped_len;\n)(.*?)(\tcon->write\(con, text, len\);\n)\}/$1\n\tlockdep_off();\t\/* fwq debug kernel: see scripts\/debug-kernel.sh *\/\n$2$3\tlockdep_on();\n}/s' "$f"
 	grep -q 'fwq debug kernel' "$f" || die "could not patch $f"
 }
-kpatch_printk
+[ "$FWQ_K_SERIES" = 6.1 ] && kpatch_printk
 
 # Generate the config in a staging tree.
-STAGE=$FWQ_CACHE/debug-kernel/stage-$LANE
+STAGE=$FWQ_CACHE/debug-kernel/stage-$KPFX$LANE
 rm -rf "$STAGE"
 mkdir -p "$STAGE"
 cat "$KCONF/debug-base.config" "$FRAG" >"$STAGE/fwq-fragment.config"
@@ -159,12 +186,12 @@ done <"$STAGE/fwq-fragment.config"
 [ $bad -eq 0 ] || die "fragment not honoured by Kconfig (see above)"
 
 HASH=$( (cat "$STAGE/.config"; echo "$SRC_PATCHES") | sha256sum | cut -c1-12)
-DIR=$FWQ_CACHE/debug-kernel/$LANE-$HASH
+DIR=$FWQ_CACHE/debug-kernel/$KPFX$LANE-$HASH
 if [ ! -d "$DIR" ]; then
 	# Seed from the newest finished build of this lane, if any: kbuild's
 	# per-option dependencies then rebuild only what the change touches.
 	prev=
-	for d in "$FWQ_CACHE/debug-kernel/$LANE"-*/.fwq-built; do
+	for d in "$FWQ_CACHE/debug-kernel/$KPFX$LANE"-[0-9a-f]*/.fwq-built; do
 		[ -e "$d" ] || continue
 		if [ -z "$prev" ] || [ "$d" -nt "$prev/.fwq-built" ]; then
 			prev=$(dirname "$d")
@@ -184,7 +211,7 @@ if [ ! -d "$DIR" ]; then
 else
 	rm -rf "$STAGE"
 fi
-ln -sfn "$LANE-$HASH" "$FWQ_CACHE/debug-kernel/$LANE"
+ln -sfn "$KPFX$LANE-$HASH" "$FWQ_CACHE/debug-kernel/$KPFX$LANE"
 
 if [ $CONFIG_ONLY -eq 1 ]; then
 	echo "FWQ_DK_KDIR=$DIR"

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # deps.sh: install, with apt-get, the Debian packages fwq's build, tests,
-# lint and bench need, when they are missing. Quick when nothing is
-# missing: one dpkg-query, no apt-get at all. "apt-get update" runs only if
-# an install fails without it. Then the guest kernel image and checkpatch.pl
-# are fetched into $FWQ_CACHE (see get-kernel.sh, get-checkpatch.sh).
-# Honours KDIR, KREL and FLAVOUR (rt) for the headers package.
+# lint and bench need, when they are missing, and the target kernel's
+# headers. Quick when nothing is missing: one dpkg-query, no apt-get at
+# all. "apt-get update" runs only if an install fails without it. Then the
+# guest kernel image, checkpatch.pl and the guests' QEMU are fetched into
+# $FWQ_CACHE (see get-kernel.sh, get-checkpatch.sh, get-qemu.sh).
+# The target: KDIR, else KREL, else KERNEL (a name in scripts/kernels/,
+# default FWQ_KERNEL_DEFAULT in lib.sh), each in FLAVOUR ('' or rt).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -14,28 +16,90 @@ set -eu
 pkgs=(make gcc kmod perl python3 qemu-system-x86 busybox-static cpio gzip
       xz-utils dkms openssl sparse shellcheck gnuplot-nox git)
 
-# The headers package: the one that matches KREL, or the running Debian
-# kernel; for FLAVOUR=rt the -rt build of the newest installed generic ABI.
+# resolve_abi: the ABI that the suite's headers metapackage depends on,
+# kept in $FWQ_CACHE/kernel/NAME.abi (a pin in the kernel's file wins).
+resolve_abi() {
+	local abi
+
+	[ -n "$FWQ_K_ABI" ] && return 0
+	abi=$(meta_abi) || {
+		[ -n "$FWQ_K_SUITE" ] || "${sudo[@]}" apt-get update -q >&2
+		abi=$(meta_abi)
+	} || fwq_die 2 "cannot resolve the ABI of kernel $FWQ_K_NAME from linux-headers-$sfx${FWQ_K_SUITE:+ in $FWQ_K_SUITE}"
+	mkdir -p "$FWQ_CACHE/kernel" && echo "$abi" > "$FWQ_CACHE/kernel/$FWQ_K_NAME.abi"
+	fwq_log "kernel $FWQ_K_NAME: ABI $abi"
+}
+
+meta_abi() {
+	fwq_apt_cache "$FWQ_K_SUITE" depends "linux-headers-$sfx" 2> /dev/null |
+		sed -n "s/^ *Depends: linux-headers-\(.*\)-$sfx\$/\1/p" |
+		sort -V | tail -n 1 | grep .
+}
+
+# unpack_headers KREL: the headers package of KREL and the -common and
+# kbuild packages it depends on, unpacked into the cache (not installed:
+# the headers of some kernels depend on the image package). The top
+# Makefile's absolute include of the -common tree is pointed at the copy.
+unpack_headers() {
+	local krel=$1 dest=$FWQ_CACHE/headers/$1 deb
+	local -a debs
+
+	fwq_cache_lock "$FWQ_CACHE/headers/.lock" .hdr
+	fwq_headers_dir "$krel" > /dev/null && return 0
+	mapfile -t debs < <(fwq_apt_cache "$FWQ_K_SUITE" depends "linux-headers-$krel" |
+		sed -n 's/^ *|\{0,1\}Depends: \(linux-\(headers\|kbuild\)-[^ ]*\).*/\1/p' | sort -u)
+	debs+=("linux-headers-$krel")
+	fwq_log "unpacking ${debs[*]} into $dest (not installing them)"
+	(cd "$FWQ_TMP" && fwq_apt "$FWQ_K_SUITE" download -q "${debs[@]}") >&2 ||
+		fwq_die 2 "downloading the headers of $krel failed"
+	mkdir -p "$FWQ_TMP/root"
+	for deb in "$FWQ_TMP"/*.deb; do
+		dpkg-deb -x "$deb" "$FWQ_TMP/root"
+	done
+	sed -i "s|^include /usr/src/|include $dest/usr/src/|" \
+		"$FWQ_TMP/root/usr/src/linux-headers-$krel/Makefile"
+	rm -rf "$dest"
+	mkdir -p "$(dirname "$dest")"
+	mv "$FWQ_TMP/root" "$dest"
+	fwq_headers_dir "$krel" > /dev/null ||
+		fwq_die 2 "the unpacked headers of $krel have no include/generated/utsrelease.h"
+}
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+
+pkgs+=(pahole)
+
+# The target's headers: KDIR's (nothing to install), KREL's package, or
+# those of the kernel the harness tests, KERNEL (scripts/kernels/, default
+# FWQ_KERNEL_DEFAULT) in FLAVOUR: installed with apt, or unpacked into
+# the cache when the kernel's file says so.
 headers=
+unpack=
+target=
 if [ -n "${KDIR:-}" ]; then
 	headers=
 elif [ -n "${KREL:-}" ]; then
-	headers=linux-headers-$KREL
-elif [ "${FLAVOUR:-}" = rt ]; then
-	if ! fwq_kdir >/dev/null 2>&1; then
-		generic=$(FLAVOUR='' fwq_kdir 2>/dev/null || true)
-		if [ -n "$generic" ]; then
-			abi=$(fwq_krel_of "$generic")
-			headers=linux-headers-${abi%-amd64}-rt-amd64
-		else
-			headers=linux-headers-rt-amd64
-		fi
+	fwq_headers_dir "$KREL" > /dev/null || headers=linux-headers-$KREL
+else
+	fwq_kernel_load ||
+		fwq_die 2 "unknown KERNEL '${KERNEL:-}' (known: $(fwq_kernel_names | tr '\n' ' '))"
+	sfx=$(fwq_flavour_suffix "${FLAVOUR:-}") ||
+		fwq_die 2 "unknown FLAVOUR '${FLAVOUR:-}' (want '' or rt)"
+	if ! krel=$(fwq_kernel_krel "${FLAVOUR:-}") ||
+	   ! fwq_headers_dir "$krel" > /dev/null; then
+		resolve_abi
+		krel=$(fwq_kernel_krel "${FLAVOUR:-}") ||
+			fwq_die 2 "kernel $FWQ_K_NAME has no flavour $sfx"
 	fi
-elif ! fwq_kdir >/dev/null 2>&1; then
-	case "$(uname -r)" in
-	*-amd64) headers=linux-headers-$(uname -r) ;;
-	*) headers=linux-headers-amd64 ;;
-	esac
+	target=$krel
+	if ! fwq_headers_dir "$krel" > /dev/null; then
+		case "$FWQ_K_HEADERS" in
+		apt) headers=linux-headers-$krel ;;
+		unpack) unpack=$krel ;;
+		*) fwq_die 2 "scripts/kernels/$FWQ_K_NAME: bad FWQ_K_HEADERS '$FWQ_K_HEADERS'" ;;
+		esac
+	fi
 fi
 [ -n "$headers" ] && pkgs+=("$headers")
 
@@ -51,30 +115,25 @@ apt_install() {
 }
 
 if [ ${#missing[@]} -gt 0 ]; then
-	sudo=()
-	if [ "$(id -u)" -ne 0 ]; then
-		command -v sudo >/dev/null ||
-			fwq_die 2 "missing packages (need root): ${missing[*]}"
-		sudo=(sudo)
+	if [ ${#sudo[@]} -gt 0 ] && ! command -v sudo >/dev/null; then
+		fwq_die 2 "missing packages (need root): ${missing[*]}"
 	fi
 	fwq_log "installing: ${missing[*]}"
 	if ! apt_install "${missing[@]}"; then
 		fwq_log "retrying after apt-get update"
 		"${sudo[@]}" apt-get update -q
-		if ! apt_install "${missing[@]}"; then
-			# No headers package for the running (non-Debian?) kernel:
-			# take the distribution's current one instead.
-			if [ -z "$headers" ] || [ -n "${KREL:-}" ]; then
-				fwq_die 2 "apt-get install failed"
-			fi
-			fwq_log "$headers is not available; using the metapackage"
-			missing=("${missing[@]/#$headers/linux-headers-${FLAVOUR:+$FLAVOUR-}amd64}")
-			apt_install "${missing[@]}" || fwq_die 2 "apt-get install failed"
-		fi
+		apt_install "${missing[@]}" || fwq_die 2 "apt-get install failed"
 	fi
 fi
 
-krel=$(fwq_krel) || fwq_die 2 "no kernel headers after installing (FLAVOUR='${FLAVOUR:-}')"
+[ -n "$unpack" ] && unpack_headers "$unpack"
+if [ -n "$target" ]; then
+	krel=$target
+	fwq_headers_dir "$krel" > /dev/null ||
+		fwq_die 2 "no headers for $krel after installing"
+else
+	krel=$(fwq_krel) || fwq_die 2 "no kernel headers after installing (FLAVOUR='${FLAVOUR:-}')"
+fi
 "$FWQ_TOP/scripts/get-kernel.sh" "$krel" > /dev/null
 "$FWQ_TOP/scripts/get-checkpatch.sh" > /dev/null
 # The guests' QEMU: bookworm's 7.2 hangs guests that patch kernel text

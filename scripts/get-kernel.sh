@@ -5,6 +5,8 @@
 # the release of the headers fwq builds against) is in the cache, and print
 # its path. The Debian image package is fetched with "apt-get download" and
 # unpacked with dpkg-deb; it is never installed and /boot is never touched.
+# It comes from the suite of the kernel (scripts/kernels/) whose series
+# KREL belongs to, else from the system's configured sources.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -19,9 +21,11 @@ fi
 fwq_cache_lock "$FWQ_CACHE/kernel/.lock" .dl
 if [ ! -r "$img" ]; then
 	got=
+	suite=
+	fwq_kernel_of_krel "$krel" && suite=$FWQ_K_SUITE
 	for pkg in "linux-image-$krel-unsigned" "linux-image-$krel"; do
-		fwq_log "downloading $pkg (not installing it)"
-		if (cd "$FWQ_TMP" && apt-get download -q "$pkg") >&2; then
+		fwq_log "downloading $pkg${suite:+ from $suite} (not installing it)"
+		if (cd "$FWQ_TMP" && fwq_apt "$suite" download -q "$pkg") >&2; then
 			got=$pkg
 			break
 		fi

@@ -5,8 +5,8 @@
 # seabios) of another Debian suite, e.g. bookworm-backports, into
 # $FWQ_CACHE/qemu/SUITE (never installed), and print the path of its
 # qemu-system-x86_64; vm-run.sh takes it as FWQ_QEMU. The apt source is
-# derived from this machine's configured Debian source: the same URIs and
-# keyring, the other suite. Quick when it is unpacked already.
+# derived from this machine's configured Debian source (fwq_apt in
+# lib.sh). Quick when it is unpacked already.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -21,24 +21,7 @@ fi
 
 fwq_cache_lock "$FWQ_CACHE/qemu/.lock" .dl
 if [ ! -x "$bin" ]; then
-	# the first deb822 stanza whose URIs end in /debian, or a one-line
-	# "deb URI bookworm main" entry
-	src=$FWQ_TMP/sources.list
-	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }')
-	keyring=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk '/^Signed-By:/ { print $2; exit }')
-	if [ -z "$uri" ]; then
-		uri=$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' \
-			/etc/apt/sources.list 2>/dev/null)
-	fi
-	[ -n "$uri" ] || fwq_die 2 "no Debian source configured in /etc/apt"
-	echo "deb ${keyring:+[signed-by=$keyring] }$uri $suite main" > "$src"
-	mkdir -p "$FWQ_TMP/lists/partial"
-	apt_o=(-o "Dir::Etc::sourcelist=$src" -o Dir::Etc::sourceparts=-
-	       -o "Dir::State::Lists=$FWQ_TMP/lists")
-	apt-get "${apt_o[@]}" update -q >&2 || fwq_die 2 "apt-get update for $suite failed"
-	(cd "$FWQ_TMP" && apt-get "${apt_o[@]}" download -q qemu-system-x86 \
+	(cd "$FWQ_TMP" && fwq_apt "$suite" download -q qemu-system-x86 \
 		qemu-system-common qemu-system-data seabios) >&2 ||
 		fwq_die 2 "downloading QEMU from $suite failed"
 	mkdir -p "$FWQ_TMP/root"

@@ -47,24 +47,130 @@ fwq_newest_headers() {
 	done | sort -V | tail -n 1
 }
 
+# Kernels as data: scripts/kernels/NAME is one kernel the project tests,
+# sourced by fwq_kernel_load. KERNEL=NAME picks one (default
+# FWQ_KERNEL_DEFAULT). Its fields:
+#   FWQ_K_DESC      one line for humans
+#   FWQ_K_SERIES    the upstream series, e.g. 6.12; its releases start
+#                   with "SERIES."
+#   FWQ_K_SUITE     the Debian suite of its packages; empty: the system's
+#                   configured sources. Another suite's apt source is
+#                   derived from the configured one (fwq_apt).
+#   FWQ_K_ABI       the ABI to use, e.g. 6.12.95+deb12; empty: the one the
+#                   suite's linux-headers-amd64 depends on, which deps.sh
+#                   resolves and keeps in $FWQ_CACHE/kernel/NAME.abi
+#   FWQ_K_FLAVOURS  the flavours tested: amd64 (FLAVOUR=) and rt-amd64
+#                   (FLAVOUR=rt)
+#   FWQ_K_HEADERS   apt: deps.sh installs the headers package; unpack: it
+#                   unpacks the headers, -common and kbuild packages into
+#                   $FWQ_CACHE/headers/KREL (never installed)
+#   FWQ_K_SOURCE    the source package (debug kernels, checkpatch.pl)
+FWQ_KERNEL_DEFAULT=6.1
+
+# fwq_kernel_load [NAME]: load scripts/kernels/NAME (default: KERNEL, else
+# FWQ_KERNEL_DEFAULT) into the FWQ_K_* variables and FWQ_K_NAME.
+fwq_kernel_load() {
+	local name=${1:-${KERNEL:-$FWQ_KERNEL_DEFAULT}}
+
+	case "$name" in
+	''|*/*|.*) return 1 ;;
+	esac
+	[ -r "$FWQ_TOP/scripts/kernels/$name" ] || return 1
+	FWQ_K_NAME=$name
+	FWQ_K_DESC=
+	FWQ_K_SERIES=
+	FWQ_K_SUITE=
+	FWQ_K_ABI=
+	FWQ_K_FLAVOURS=amd64
+	FWQ_K_HEADERS=apt
+	FWQ_K_SOURCE=
+	# shellcheck source=scripts/kernels/6.1
+	. "$FWQ_TOP/scripts/kernels/$name"
+}
+
+# fwq_kernel_names: the names of every kernel the project tests
+fwq_kernel_names() {
+	local f
+
+	for f in "$FWQ_TOP"/scripts/kernels/*; do
+		[ -r "$f" ] && basename "$f"
+	done
+}
+
+# fwq_kernel_of_krel KREL: load the kernel whose series KREL belongs to
+fwq_kernel_of_krel() {
+	local n
+
+	for n in $(fwq_kernel_names); do
+		fwq_kernel_load "$n" || continue
+		case "$1" in
+		"$FWQ_K_SERIES".*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# fwq_flavour_suffix [FLAVOUR]: the package suffix of a flavour
+fwq_flavour_suffix() {
+	case "${1:-}" in
+	'') echo amd64 ;;
+	rt) echo rt-amd64 ;;
+	*) return 1 ;;
+	esac
+}
+
+# fwq_kernel_krel [FLAVOUR]: the release of the loaded kernel's flavour
+# (FLAVOUR: "" or rt), from its ABI pin or what deps.sh resolved.
+fwq_kernel_krel() {
+	local abi=$FWQ_K_ABI sfx f=$FWQ_CACHE/kernel/$FWQ_K_NAME.abi
+
+	sfx=$(fwq_flavour_suffix "${1:-}") || return 1
+	case " $FWQ_K_FLAVOURS " in
+	*" $sfx "*) ;;
+	*) return 1 ;;
+	esac
+	if [ -z "$abi" ] && [ -r "$f" ]; then
+		read -r abi < "$f"
+	fi
+	[ -n "$abi" ] || return 1
+	printf '%s-%s\n' "$abi" "$sfx"
+}
+
+# fwq_headers_dir KREL: the headers tree of KREL: installed by its package
+# or unpacked into the cache.
+fwq_headers_dir() {
+	local d
+
+	for d in "/lib/modules/$1/build" "/usr/src/linux-headers-$1" \
+		 "$FWQ_CACHE/headers/$1/usr/src/linux-headers-$1"; do
+		if [ -r "$d/include/generated/utsrelease.h" ]; then
+			printf '%s\n' "$d"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # fwq_kdir: print the headers tree to build against. KDIR wins, then KREL,
-# then the running kernel's build dir, then the newest installed Debian
-# headers of the requested FLAVOUR.
+# then KERNEL (scripts/kernels/), then the running kernel's build dir, then
+# the default kernel, then the newest installed Debian headers of the
+# requested FLAVOUR. The harness (check.sh) always sets KERNEL.
 fwq_kdir() {
-	local flavour=${FLAVOUR:-} d
+	local flavour=${FLAVOUR:-} d krel
 
 	if [ -n "${KDIR:-}" ]; then
 		printf '%s\n' "$KDIR"
 		return 0
 	fi
 	if [ -n "${KREL:-}" ]; then
-		for d in "/lib/modules/$KREL/build" "/usr/src/linux-headers-$KREL"; do
-			if [ -d "$d" ]; then
-				printf '%s\n' "$d"
-				return 0
-			fi
-		done
-		return 1
+		fwq_headers_dir "$KREL"
+		return
+	fi
+	if [ -n "${KERNEL:-}" ]; then
+		fwq_kernel_load "$KERNEL" || return 1
+		krel=$(fwq_kernel_krel "$flavour") || return 1
+		fwq_headers_dir "$krel"
+		return
 	fi
 	d=/lib/modules/$(uname -r)/build
 	if [ -r "$d/include/generated/utsrelease.h" ]; then
@@ -73,9 +179,78 @@ fwq_kdir() {
 		*) [ "$flavour" = rt ] || { printf '%s\n' "$d"; return 0; } ;;
 		esac
 	fi
+	if fwq_kernel_load && krel=$(fwq_kernel_krel "$flavour") &&
+	   fwq_headers_dir "$krel"; then
+		return 0
+	fi
 	d=$(fwq_newest_headers "$flavour")
 	[ -n "$d" ] || return 1
 	printf '%s\n' "$d"
+}
+
+# fwq_apt SUITE APT-GET-ARGS...: apt-get for another Debian suite, without
+# touching /etc/apt: a sources list with the system's configured Debian
+# URI and keyring, the other suite, and package lists and caches of its
+# own in $FWQ_CACHE/apt/SUITE, updated on first use. SUITE empty: plain
+# apt-get.
+fwq_apt() {
+	local suite=$1 dir uri keyring
+
+	shift
+	if [ -z "$suite" ]; then
+		apt-get "$@"
+		return
+	fi
+	dir=$FWQ_CACHE/apt/$suite
+	if [ ! -s "$dir/sources.list" ]; then
+		# the first deb822 stanza whose URIs end in /debian, or a
+		# one-line "deb URI bookworm main" entry
+		uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+			awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }')
+		keyring=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+			awk '/^Signed-By:/ { print $2; exit }')
+		if [ -z "$uri" ]; then
+			uri=$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' \
+				/etc/apt/sources.list 2>/dev/null)
+		fi
+		if [ -z "$uri" ]; then
+			fwq_log "no Debian source configured in /etc/apt"
+			return 1
+		fi
+		mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" ||
+			return 1
+		echo "deb ${keyring:+[signed-by=$keyring] }$uri $suite main" \
+			> "$dir/sources.list"
+	fi
+	if ! ls "$dir"/lists/*_Packages* > /dev/null 2>&1; then
+		# shellcheck disable=SC2046 # the options are words without blanks
+		apt-get $(fwq_apt_opts "$suite") update -q >&2 || return 1
+	fi
+	# shellcheck disable=SC2046 # the options are words without blanks
+	apt-get $(fwq_apt_opts "$suite") "$@"
+}
+
+# fwq_apt_opts SUITE: the apt options of fwq_apt's state for SUITE
+fwq_apt_opts() {
+	local dir=$FWQ_CACHE/apt/$1
+
+	printf '%s\n' -o "Dir::Etc::sourcelist=$dir/sources.list" \
+		-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$dir/lists" \
+		-o "Dir::Cache=$dir/cache"
+}
+
+# fwq_apt_cache SUITE APT-CACHE-ARGS...: apt-cache on fwq_apt's lists
+fwq_apt_cache() {
+	local suite=$1
+
+	shift
+	if [ -z "$suite" ]; then
+		apt-cache "$@"
+		return
+	fi
+	fwq_apt "$suite" --version > /dev/null || return 1
+	# shellcheck disable=SC2046 # the options are words without blanks
+	apt-cache $(fwq_apt_opts "$suite") "$@"
 }
 
 # fwq_krel: the target release (KREL, or read from the headers).
