@@ -1,26 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fwq user-facing targets; the kbuild rules live in Kbuild files. Run
-# "make help" for the list. Everything runs the Debian 6.1 kernel under
-# QEMU; nothing here loads a module on the build host.
+# "make help" for the list. Everything runs Debian kernels under QEMU
+# (scripts/kernels/: 6.1 by default, 6.12); nothing here loads a module on
+# the build host.
 
 FWQ_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 VERSION := $(shell cat $(FWQ_TOP)/VERSION)
 
 # FLAVOUR=rt builds against the PREEMPT_RT headers and boots the -rt image.
 FLAVOUR ?=
-# KDIR: the headers to build against. Default: the running kernel's build
-# dir if it has one, else the newest installed Debian headers of FLAVOUR.
-# KREL: the target release, read from KDIR's utsrelease.h.
+# KERNEL: one of scripts/kernels/ (6.1, 6.12): the kernel to build for and
+# boot. make check runs every kernel unless KERNEL names one.
+KERNEL ?=
+# KDIR: the headers to build against. Default: KERNEL's, else the running
+# kernel's build dir if it has one, else the default kernel's (6.1), else
+# the newest installed Debian headers of FLAVOUR (scripts/lib.sh,
+# fwq_kdir). KREL: the target release, read from KDIR's utsrelease.h.
+# Only a KDIR or KREL given by the user is passed on to the scripts; they
+# find the default themselves, and make check pins each kernel's pass.
 ifeq ($(origin KDIR),undefined)
-KDIR := $(shell KREL=$(KREL) FLAVOUR=$(FLAVOUR) $(FWQ_TOP)/scripts/kdir.sh --kdir 2>/dev/null)
+KDIR := $(shell KERNEL=$(KERNEL) KREL=$(KREL) FLAVOUR=$(FLAVOUR) $(FWQ_TOP)/scripts/kdir.sh --kdir 2>/dev/null)
+else
+export KDIR
 endif
 ifeq ($(KREL),)
 KREL := $(shell KDIR=$(KDIR) $(FWQ_TOP)/scripts/kdir.sh --krel 2>/dev/null)
+else
+export KREL
 endif
 FWQ_TESTS ?= y
 FWQ_CACHE ?= /var/cache/fwq
-export FLAVOUR KDIR KREL FWQ_CACHE
+export FLAVOUR KERNEL FWQ_CACHE
 
 # vm target knobs
 PRESET ?= small
@@ -103,7 +114,8 @@ help:
 	@echo "  make dkms-check      dkms add/build in a scratch tree (no system change)"
 	@echo "  make dkms-install    install fwq and fwq_bench with DKMS; make dkms-uninstall"
 	@echo "  make clean | distclean | kernel | version"
-	@echo "variables: KDIR=$(KDIR) KREL=$(KREL) FLAVOUR=$(FLAVOUR) FWQ_CACHE=$(FWQ_CACHE)"
+	@echo "variables: KERNEL=$(KERNEL) ($$(ls $(FWQ_TOP)/scripts/kernels | tr '\n' ' ')) KDIR=$(KDIR)"
+	@echo "           KREL=$(KREL) FLAVOUR=$(FLAVOUR) FWQ_CACHE=$(FWQ_CACHE)"
 	@echo "           W= C= V= FWQ_TESTS=$(FWQ_TESTS)"
 
 # The bench target lives with the bench.

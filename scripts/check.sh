@@ -7,8 +7,14 @@
 # "skip NAME # why"), timings as "#" lines, and ends with exactly
 # "N passed, N failed". Exits 1 if anything failed.
 #
+# Every kernel of scripts/kernels/ gets its own pass (deps, build, lint,
+# lanes), pinned to it with KERNEL=NAME; KERNEL=NAME (make check
+# KERNEL=6.12) runs that one only. The default kernel's tests have plain
+# names; another kernel's carry its name: "ok 6.12:vm.small.selftest".
+# KDIR or KREL from the environment instead make one pass for that tree.
+#
 # Lane files: one lane per line, words split like a shell command line
-# (quotes and $VARIABLES work; FWQ_CHECK_DIR is this run's scratch dir):
+# (quotes and $VARIABLES work; FWQ_CHECK_DIR is this pass's scratch dir):
 #   vm PRESET PLAN TIMEOUT [vm-run.sh args...]
 #       boot PLAN in PRESET; each KTAP test is a test, and the run itself
 #       is the test "vm.PRESET.PLAN" (fails on a crash, timeout, ...)
@@ -16,21 +22,32 @@
 #       run COMMAND on the host; exit 0 is "ok NAME". A command that leaves
 #       a vm-run.sh --out directory in $FWQ_CHECK_DIR/NAME has its tests
 #       (NAME/tests.txt) listed and counted too, as "NAME.TEST"
+#   vm:K ... and cmd:K ...
+#       the same, on kernel K only (e.g. cmd:6.1 for a lane that does not
+#       depend on the kernel, or that only K can run)
 # Add a lane by adding a file (e.g. scripts/check.d/30-torture.list).
-# Environment: FLAVOUR, KDIR, KREL (target), FWQ_CHECK_LANES (a glob over
-# lane file names, default "*"), FWQ_CHECK_SKIP_LINT=1.
+# Environment: KERNEL, FLAVOUR, KDIR, KREL (target), FWQ_CHECK_LANES (a
+# glob over lane file names, default "*"), FWQ_CHECK_SKIP_LINT=1 (no lint),
+# FWQ_CHECK_LINT (lint.sh's checks for a kernel other than the default;
+# default "build compat": the rest does not depend on the kernel).
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$FWQ_TOP" || exit 2
 
 check_start=$(fwq_now)
-FWQ_CHECK_DIR=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-check${FLAVOUR:+-$FLAVOUR}
-export FWQ_CHECK_DIR
-mkdir -p "$FWQ_CHECK_DIR"
+CHECK_TOP=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-check${FLAVOUR:+-$FLAVOUR}
+mkdir -p "$CHECK_TOP"
+# the test name prefix of this pass ("" for the default kernel)
+pfx=
 passed=0
 failed=0
 skipped=0
+
+# show FILE: print the test lines of FILE, named for this pass
+show() {
+	sed -E "s/^(ok|not ok|skip) /\1 $pfx/" "$1"
+}
 
 # count FILE: tally the ok/not ok/skip lines of FILE.
 count() {
@@ -47,6 +64,7 @@ count() {
 result() {
 	local name=$1 rc=$2 why=${3:-}
 
+	name=$pfx$name
 	if [ "$rc" -eq 0 ]; then
 		echo "ok $name${why:+ # $why}"
 		passed=$((passed + 1))
@@ -57,7 +75,7 @@ result() {
 }
 
 finish() {
-	echo "# logs in $FWQ_CHECK_DIR"
+	echo "# logs in $CHECK_TOP"
 	echo "# make check wall time: $(fwq_elapsed "$check_start")s"
 	[ "$skipped" -eq 0 ] || echo "# $skipped skipped"
 	echo "$passed passed, $failed failed"
@@ -80,21 +98,6 @@ timed() {
 	return $rc
 }
 
-echo "# fwq check $(cat VERSION), FLAVOUR='${FLAVOUR:-}'"
-timed deps "$FWQ_CHECK_DIR/deps.log" scripts/deps.sh || finish
-kdir=$(fwq_kdir)
-krel=$(fwq_krel)
-echo "# target $krel, headers $kdir"
-timed build "$FWQ_CHECK_DIR/build.log" make -s modules W=1 || finish
-
-if [ "${FWQ_CHECK_SKIP_LINT:-0}" != 1 ]; then
-	start=$(fwq_now)
-	scripts/lint.sh > "$FWQ_CHECK_DIR/lint.txt" 2>&1
-	cat "$FWQ_CHECK_DIR/lint.txt"
-	count "$FWQ_CHECK_DIR/lint.txt"
-	echo "# lint: $(fwq_elapsed "$start")s"
-fi
-
 run_vm() {
 	local preset=$1 plan=$2 to=$3 name out start rc
 
@@ -107,7 +110,7 @@ run_vm() {
 		> "$FWQ_CHECK_DIR/$name.log" 2>&1
 	rc=$?
 	if [ -s "$out/tests.txt" ]; then
-		cat "$out/tests.txt"
+		show "$out/tests.txt"
 		count "$out/tests.txt"
 	fi
 	[ -s "$out/badness.txt" ] && head -n 20 "$out/badness.txt" | sed 's/^/# badness: /'
@@ -131,37 +134,95 @@ sub_tests() {
 	if [ -s "$dir/tests.txt" ]; then
 		sed -E "s/^(ok|not ok|skip) /\1 $1./" "$dir/tests.txt" \
 			> "$dir/tests-named.txt"
-		cat "$dir/tests-named.txt"
+		show "$dir/tests-named.txt"
 		count "$dir/tests-named.txt"
 	fi
 	[ -s "$dir/badness.txt" ] && head -n 20 "$dir/badness.txt" | sed 's/^/# badness: /'
 	return 0
 }
 
-for list in scripts/check.d/${FWQ_CHECK_LANES:-*}.list; do
-	[ -r "$list" ] || continue
-	echo "# lanes from $list"
-	while IFS= read -r line || [ -n "$line" ]; do
-		case "$line" in
-		''|'#'*) continue ;;
-		esac
-		eval "set -- $line"
-		kind=$1
-		shift
-		case "$kind" in
-		vm)
-			run_vm "$@"
-			;;
-		cmd)
-			name=$1
+# check_pass NAME: deps, build, lint and every lane for kernel NAME ("":
+# the KDIR or KREL of the environment).
+check_pass() {
+	local kname=$1 start lint=
+
+	if [ -n "$kname" ]; then
+		export KERNEL=$kname
+		unset KDIR KREL
+		fwq_kernel_load "$kname"
+		echo "# kernel $kname: $FWQ_K_DESC"
+	else
+		kname=$FWQ_KERNEL_DEFAULT
+	fi
+	pfx=
+	FWQ_CHECK_DIR=$CHECK_TOP
+	if [ "$kname" != "$FWQ_KERNEL_DEFAULT" ]; then
+		pfx=$kname:
+		FWQ_CHECK_DIR=$CHECK_TOP/$kname
+		lint=${FWQ_CHECK_LINT:-build compat}
+	fi
+	export FWQ_CHECK_DIR
+	mkdir -p "$FWQ_CHECK_DIR"
+	echo "# fwq check $(cat VERSION), KERNEL='${KERNEL:-}' FLAVOUR='${FLAVOUR:-}'"
+	timed deps "$FWQ_CHECK_DIR/deps.log" scripts/deps.sh || return
+	kdir=$(fwq_kdir)
+	krel=$(fwq_krel)
+	echo "# target $krel, headers $kdir"
+	timed build "$FWQ_CHECK_DIR/build.log" make -s modules W=1 || return
+
+	if [ "${FWQ_CHECK_SKIP_LINT:-0}" != 1 ]; then
+		start=$(fwq_now)
+		# shellcheck disable=SC2086 # lint checks are words
+		scripts/lint.sh $lint > "$FWQ_CHECK_DIR/lint.txt" 2>&1
+		show "$FWQ_CHECK_DIR/lint.txt"
+		count "$FWQ_CHECK_DIR/lint.txt"
+		echo "# lint: $(fwq_elapsed "$start")s"
+	fi
+
+	for list in scripts/check.d/${FWQ_CHECK_LANES:-*}.list; do
+		[ -r "$list" ] || continue
+		echo "# lanes from $list"
+		while IFS= read -r line || [ -n "$line" ]; do
+			case "$line" in
+			''|'#'*) continue ;;
+			esac
+			eval "set -- $line"
+			kind=$1
 			shift
-			timed "$name" "$FWQ_CHECK_DIR/$name.log" "$@"
-			sub_tests "$name"
-			;;
-		*)
-			result "lane:$list" 1 "unknown lane kind '$kind'"
-			;;
-		esac
-	done < "$list"
-done
+			# kind:K, a lane of kernel K only
+			case "$kind" in
+			*:*)
+				[ "${kind#*:}" = "$kname" ] || continue
+				kind=${kind%%:*}
+				;;
+			esac
+			case "$kind" in
+			vm)
+				run_vm "$@"
+				;;
+			cmd)
+				name=$1
+				shift
+				timed "$name" "$FWQ_CHECK_DIR/$name.log" "$@"
+				sub_tests "$name"
+				;;
+			*)
+				result "lane:$list" 1 "unknown lane kind '$kind'"
+				;;
+			esac
+		done < "$list"
+	done
+}
+
+if [ -n "${KDIR:-}" ] || [ -n "${KREL:-}" ]; then
+	check_pass ""
+elif [ -n "${KERNEL:-}" ]; then
+	fwq_kernel_load "$KERNEL" ||
+		fwq_die 2 "unknown KERNEL '$KERNEL' (known: $(fwq_kernel_names | tr '\n' ' '))"
+	check_pass "$KERNEL"
+else
+	for k in $(fwq_kernel_names | sort -V); do
+		check_pass "$k"
+	done
+fi
 finish
