@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [--local] [--quick] [--reps N] [--scale N] [--boots LIST] [--out DIR]
+# bench.sh [--local] [--quick] [--reps N] [--scale N] [--boots LIST]
+#          [--kernels LIST] [--out DIR]
 #
 # The fwq benchmark suite: every seed claim side by side, fwq's
 # variants against the running kernel's own workqueue (kwq), in one command.
@@ -12,6 +13,12 @@
 #   p8    possible_cpus=8:   S4a idle flush x flush variants (+ kwq)
 #   p64   possible_cpus=64:  S4a
 #   p192  possible_cpus=192: S4a, S4b, S4c, S5, S6
+# then the same boots on the 6.12 guest (--kernels, default "6.1 6.12";
+# names from scripts/kernels/), with a shorter suite: S1 in the cache scope,
+# S4a, S4b, S5 and S6. Its boots are labelled BOOT:6.12, and its kwq is
+# 6.12's own workqueue, the pre-seed mainline design, so fwq's flush=each
+# can be set against the real thing in one boot (the report's fidelity
+# rows).
 # Variants run interleaved (A B C A B C ...) within one boot, --reps times
 # (default 5). Results go to results/bench-<timestamp>/: results.jsonl
 # (one JSON object per run), summary.md, table.txt and PNG plots
@@ -36,6 +43,7 @@ local_mode=0
 reps=5
 scale=
 boots="enq p8 p64 p192"
+kernels="6.1 6.12"
 out=
 quick=0
 while [ $# -gt 0 ]; do
@@ -45,12 +53,17 @@ while [ $# -gt 0 ]; do
 	--reps) reps=${2:-}; shift 2 || usage ;;
 	--scale) scale=${2:-}; shift 2 || usage ;;
 	--boots) boots=${2:-}; shift 2 || usage ;;
+	--kernels) kernels=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
-	-h|--help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_log "unknown argument $1"; usage ;;
 	esac
 done
 case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
+for k in $kernels; do
+	fwq_kernel_load "$k" ||
+		fwq_die 2 "--kernels: unknown kernel '$k' (known: $(fwq_kernel_names | tr '\n' ' '))"
+done
 [ -n "$scale" ] || scale=$([ $local_mode = 1 ] && echo 20 || echo 1)
 case "$scale" in ''|*[!0-9]*|0) fwq_die 2 "--scale needs a positive number" ;; esac
 
@@ -73,21 +86,30 @@ n() { # n BASE: BASE items scaled (and shrunk for --quick)
 	echo $((v > 0 ? v : 1))
 }
 
-# suite BOOT: the spec lines of one boot, variants interleaved per rep
+# suite BOOT [KERNEL]: the spec lines of one boot, variants interleaved per
+# rep. A kernel other than the default gets the shorter suite, and its
+# boot's label names it (BOOT:KERNEL; fwq_bench takes no @).
 suite() {
-	local boot=$1 v scope type
-	local cpus="threads=0"
+	local boot=$1 k=${2:-$FWQ_KERNEL_DEFAULT} v scope type
+	local cpus="threads=0" scopes=$SCOPES full=1 label=$1
 
-	echo "# fwq_bench suite, boot $boot, $reps reps, scale $scale"
+	if [ "$k" != "$FWQ_KERNEL_DEFAULT" ]; then
+		full=0
+		scopes=cache
+		label=$boot:$k
+	fi
+
+	echo "# fwq_bench suite, boot $label, $reps reps, scale $scale"
 	for _ in $(seq 1 "$reps"); do
 		case $boot in
 		enq|local)
-			for scope in $SCOPES; do
+			for scope in $scopes; do
 				for v in $WAKE_VARIANTS; do
 					echo "scenario=s1 $cpus scope=$scope variant=$v items=$(n 1000) label=$boot"
 				done
 			done
 			echo "scenario=s1 $cpus target=kwq items=$(n 1000) label=$boot"
+			[ $full = 1 ] || continue
 			for v in $WAKE_VARIANTS; do
 				echo "scenario=s2 $cpus scope=cache variant=$v batch=16 items=$(n 2000) label=$boot"
 			done
@@ -116,6 +138,7 @@ suite() {
 				echo "scenario=s4b type=$type threads=16 target=kwq items=$(n 20) label=$boot"
 			done
 			for type in percpu unbound; do
+				[ $full = 1 ] || continue
 				for v in $FLUSH_VARIANTS; do
 					echo "scenario=s4c type=$type threads=2 variant=$v items=$(n 20) label=$boot"
 				done
@@ -131,13 +154,13 @@ suite() {
 			echo "scenario=s6 threads=16 wqs=4 target=kwq items=$(n 30) label=$boot"
 			;;
 		esac
-	done
+	done | sed "s/ label=$boot\$/ label=$label/"
 }
 
 progress() { # progress LABEL DONE TOTAL START
 	local el=$(( $(date +%s) - $4 ))
 
-	printf '\rfwq: bench %-5s %4d/%d runs  %3ds ' "$1" "$2" "$3" "$el" >&2
+	printf '\rfwq: bench %-10s %4d/%d runs  %3ds ' "$1" "$2" "$3" "$el" >&2
 }
 
 count_runs() {
@@ -203,13 +226,14 @@ boot_plan() {
 	echo "fwq_step unload_fwq 60 rmmod fwq"
 }
 
-# run_boot BOOT: the boot's suite in one VM. If the guest crashes (or hangs)
+# run_boot BOOT KERNEL: the boot's suite in one VM of KERNEL. If the guest crashes (or hangs)
 # the spec it was running is recorded in crashes.txt, the remaining specs of
 # that variant are dropped (a crash usually repeats) and the rest continue
 # in a fresh boot, up to 4 boots.
 run_boot() {
-	local boot=$1
-	local append="" specs=$out/$boot.specs todo=$out/$boot.todo
+	local boot=$1 kern=$2 name=$1
+	[ "$kern" = "$FWQ_KERNEL_DEFAULT" ] || name=$boot@$kern
+	local append="" specs=$out/$name.specs todo=$out/$name.todo
 	local total start pid rc limit vmout attempt=0 before=0 res
 	local crashed k v
 
@@ -218,24 +242,24 @@ run_boot() {
 	p[0-9]*) append="possible_cpus=${boot#p}" ;;
 	*) fwq_die 2 "unknown boot '$boot' (enq p8 p64 p192, or pN)" ;;
 	esac
-	suite "$boot" > "$specs"
+	suite "$boot" "$kern" > "$specs"
 	grep -v '^#' "$specs" > "$todo"
 	total=$(wc -l < "$todo")
-	fwq_log "boot $boot${append:+ ($append)}: $total runs"
+	fwq_log "boot $name${append:+ ($append)}: $total runs"
 	start=$(date +%s)
 	while [ -s "$todo" ] && [ $attempt -lt 4 ]; do
 		attempt=$((attempt + 1))
-		vmout=$out/vm-$boot$([ $attempt -gt 1 ] && echo "-$attempt")
+		vmout=$out/vm-$name$([ $attempt -gt 1 ] && echo "-$attempt")
 		# generous: the host is shared and TCG speed varies
 		limit=$((300 + $(wc -l < "$todo") * 6 * scale))
-		boot_plan "$todo" "$limit" > "$out/$boot.plan"
-		FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --preset small \
-			--plan "$out/$boot.plan" --timeout $((limit + 120)) \
+		boot_plan "$todo" "$limit" > "$out/$name.plan"
+		KERNEL=$kern FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --preset small \
+			--plan "$out/$name.plan" --timeout $((limit + 120)) \
 			--out "$vmout" ${append:+--append "$append"} \
 			> "$vmout.log" 2>&1 &
 		pid=$!
 		while kill -0 "$pid" 2>/dev/null; do
-			progress "$boot" $((before + $(count_runs "$vmout/results.txt"))) "$total" "$start"
+			progress "$name" $((before + $(count_runs "$vmout/results.txt"))) "$total" "$start"
 			sleep 3
 		done
 		wait "$pid"
@@ -243,13 +267,13 @@ run_boot() {
 		res=$vmout/results.clean
 		tr -d '\r' < "$vmout/results.txt" > "$res" 2>/dev/null
 		before=$((before + $(count_runs "$res")))
-		progress "$boot" "$before" "$total" "$start"
+		progress "$name" "$before" "$total" "$start"
 		echo >&2
 		grep '^{"schema":"fwq_bench/1"' "$res" >> "$out/results.jsonl"
-		grep -E '^bench-(error|targets)' "$res" | sed "s/^/fwq: $boot: /" >&2
+		grep -E '^bench-(error|targets)' "$res" | sed "s/^/fwq: $name: /" >&2
 		[ $rc -eq 0 ] && break
-		fwq_log "boot $boot: $(tail -n 1 "$vmout.log")"
-		failed="$failed $boot"
+		fwq_log "boot $name: $(tail -n 1 "$vmout.log")"
+		failed="$failed $name"
 		[ $rc -eq 3 ] || [ $rc -eq 124 ] || break
 		# the spec in progress: the last one begun without a result after it
 		crashed=$(awk '/^bench-begin: /{ s = substr($0, 14); open = 1; next }
@@ -257,12 +281,12 @@ run_boot() {
 			END { if (open) print s }' "$res")
 		[ -n "$crashed" ] || break
 		k=$(grep -c '^bench-begin: ' "$res")
-		echo "$boot: $(tail -n 1 "$vmout.log" | sed 's/;.*//'): $crashed" >> "$out/crashes.txt"
-		fwq_log "boot $boot: crashed during: $crashed"
+		echo "$name: $(tail -n 1 "$vmout.log" | sed 's/;.*//'): $crashed" >> "$out/crashes.txt"
+		fwq_log "boot $name: crashed during: $crashed"
 		tail -n +$((k + 1)) "$todo" > "$todo.next"
 		v=$(printf '%s\n' "$crashed" | sed -n 's/.*\(variant=[^ ]*\).*/\1/p')
 		if [ -n "$v" ]; then
-			fwq_log "boot $boot: skipping the remaining $v runs"
+			fwq_log "boot $name: skipping the remaining $v runs"
 			grep -v -F -- "$v " "$todo.next" > "$todo" || true
 		else
 			mv "$todo.next" "$todo"
@@ -275,11 +299,15 @@ t0=$(date +%s)
 if [ $local_mode = 1 ]; then
 	run_local
 else
-	"$FWQ_TOP/scripts/deps.sh" >&2 || fwq_die 2 "dependency installation failed"
-	make -C "$FWQ_TOP" modules > "$out/build.log" 2>&1 ||
-		{ tail -n 30 "$out/build.log" >&2; fwq_die 2 "build failed (see $out/build.log)"; }
-	for b in $boots; do
-		run_boot "$b"
+	unset KDIR KREL
+	for k in $kernels; do
+		KERNEL=$k "$FWQ_TOP/scripts/deps.sh" >&2 ||
+			fwq_die 2 "dependency installation failed (kernel $k)"
+		make -C "$FWQ_TOP" KERNEL="$k" modules > "$out/build-$k.log" 2>&1 ||
+			{ tail -n 30 "$out/build-$k.log" >&2; fwq_die 2 "build failed (see $out/build-$k.log)"; }
+		for b in $boots; do
+			run_boot "$b" "$k"
+		done
 	done
 fi
 
