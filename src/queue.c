@@ -11,6 +11,7 @@
 #include <linux/sched/clock.h>
 
 #include "internal.h"
+#include "fwq_trace.h"
 
 void fwq_set_work_pwq(struct fwq_work *work, struct fwq_pwq *pwq,
 		      unsigned long flags)
@@ -160,6 +161,7 @@ static bool fwq_pwq_activate_work(struct fwq_pwq *pwq, struct fwq_work *work)
 
 	if (!(fwq_work_data(work) & FWQ_WORK_STRUCT_INACTIVE))
 		return false;
+	trace_fwq_activate_work(work);
 	if (list_empty(&pool->worklist))
 		pool->last_progress_ts = jiffies;
 	fwq_move_linked_works(work, &pool->worklist, NULL);
@@ -394,6 +396,8 @@ retry:
 	if (ls)
 		t1 = sched_clock();
 
+	trace_fwq_queue_work(req_cpu, pwq, work);
+
 	if (wq->flush_ops == fwq_flush_strategies[FWQ_FLUSH_ACTIVE] &&
 	    list_empty(&pwq->flush_node))
 		fwq_flush_pnode_add(pwq);
@@ -407,6 +411,7 @@ retry:
 	    fwq_pwq_tryinc_nr_active(pwq, false)) {
 		if (list_empty(&pool->worklist))
 			pool->last_progress_ts = jiffies;
+		trace_fwq_activate_work(work);
 		fwq_insert_work(pwq, work, &pool->worklist, work_flags);
 		fwq_kick_pool(pool, &wb, wq, FWQ_SITE_QUEUE);
 	} else {

@@ -14,6 +14,7 @@
 #include <linux/sched/clock.h>
 
 #include "internal.h"
+#include "fwq_trace.h"
 
 /* nr_running of a pool as concurrency management sees it */
 int fwq_pool_nr_running(struct fwq_pool *pool)
@@ -240,7 +241,10 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 		fwq_lockstat_record(FWQ_LS_CHAIN, -1, sched_clock() - t_hold);
 	fwq_worker_unlock_irq(worker);
 
+	trace_fwq_execute_start(work);
 	worker->current_func(work);
+	/* @work may be gone: the event records only its address */
+	trace_fwq_execute_end(work, worker->current_func);
 
 	cond_resched();
 
