@@ -23,6 +23,7 @@
 #include <linux/sched/task.h>
 
 #include "internal.h"
+#include "fwq_trace.h"
 
 static struct fwq_flush_pnode *fwq_pwq_fpn(struct fwq_pwq *pwq)
 {
@@ -205,12 +206,17 @@ const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR] = {
 
 /*
  * Prepare pwqs for a flush: arm @flush_color and/or advance to @work_color.
+ * The walk's visits and lock cycles are added to @by, the flusher that runs
+ * it (fwq_flush_end).
  * Return: true if something must be waited for; if not, and flushing, the
  * first flusher has been completed already.
  */
-static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq, int flush_color,
+static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
+				struct fwq_flusher *by, int flush_color,
 				int work_color)
 {
+	u64 visited = wq->flush_pwqs_visited;
+	u64 cycles = wq->flush_lock_cycles;
 	bool wait;
 
 	lockdep_assert_held(&wq->mutex);
@@ -222,6 +228,8 @@ static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq, int flush_color,
 	}
 
 	wait = wq->flush_ops->walk(wq, flush_color, work_color);
+	by->pwqs_visited += wq->flush_pwqs_visited - visited;
+	by->lock_cycles += wq->flush_lock_cycles - cycles;
 
 	if (flush_color >= 0 && atomic_dec_and_test(&wq->nr_pwqs_to_flush))
 		complete(&wq->first_flusher->done);
@@ -240,6 +248,7 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 	init_completion(&this_flusher.done);
 
 	mutex_lock(&wq->mutex);
+	trace_fwq_flush_start(wq);
 	wq->nr_flushes++;
 
 	next_color = fwq_work_next_color(wq->work_color);
@@ -254,7 +263,8 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 			fwq_check(wq->flush_color == this_flusher.flush_color,
 				  "%s: first flusher color", wq->name);
 			wq->first_flusher = &this_flusher;
-			if (!fwq_flush_prep_pwqs(wq, wq->flush_color,
+			if (!fwq_flush_prep_pwqs(wq, &this_flusher,
+						 wq->flush_color,
 						 wq->work_color)) {
 				/* nothing in flight */
 				wq->flush_color = next_color;
@@ -265,7 +275,8 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 			fwq_check(wq->flush_color != this_flusher.flush_color,
 				  "%s: queued flusher color", wq->name);
 			list_add_tail(&this_flusher.list, &wq->flusher_queue);
-			fwq_flush_prep_pwqs(wq, -1, wq->work_color);
+			fwq_flush_prep_pwqs(wq, &this_flusher, -1,
+					    wq->work_color);
 		}
 	} else {
 		/* all colors in use: wait on the overflow list */
@@ -276,8 +287,12 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 	wait_for_completion(&this_flusher.done);
 
 	/* only the first flusher cascades; the others are done */
-	if (READ_ONCE(wq->first_flusher) != &this_flusher)
+	if (READ_ONCE(wq->first_flusher) != &this_flusher) {
+		trace_fwq_flush_end(wq, this_flusher.flush_color,
+				    this_flusher.pwqs_visited,
+				    this_flusher.lock_cycles);
 		return;
+	}
 
 	mutex_lock(&wq->mutex);
 	if (wq->first_flusher != &this_flusher)
@@ -311,7 +326,8 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 			wq->work_color = fwq_work_next_color(wq->work_color);
 			list_splice_tail_init(&wq->flusher_overflow,
 					      &wq->flusher_queue);
-			fwq_flush_prep_pwqs(wq, -1, wq->work_color);
+			fwq_flush_prep_pwqs(wq, &this_flusher, -1,
+					    wq->work_color);
 		}
 
 		if (list_empty(&wq->flusher_queue)) {
@@ -329,12 +345,15 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 			  "%s: next flusher color", wq->name);
 		list_del_init(&next->list);
 		wq->first_flusher = next;
-		if (fwq_flush_prep_pwqs(wq, wq->flush_color, -1))
+		if (fwq_flush_prep_pwqs(wq, &this_flusher, wq->flush_color,
+					-1))
 			break;
 		/* that color is done already (and @next completed): repeat */
 		wq->first_flusher = NULL;
 	}
 out_unlock:
+	trace_fwq_flush_end(wq, this_flusher.flush_color,
+			    this_flusher.pwqs_visited, this_flusher.lock_cycles);
 	mutex_unlock(&wq->mutex);
 }
 EXPORT_SYMBOL_GPL(fwq_flush_workqueue);

@@ -2,11 +2,13 @@
 /*
  * fwq tracepoints: TRACE_SYSTEM fwq, created in trace.c.
  *
- * The mainline workqueue events of include/trace/events/workqueue.h under
- * fwq_ names, with the same fields and output, so tools written for
- * workqueue:* read fwq:* as well (the workqueue name is a
- * char[FWQ_NAME_LEN], which every fwq name fits, not a dynamic string:
- * __assign_str() changed its arguments in 6.10).
+ * The first four are the mainline workqueue events of
+ * include/trace/events/workqueue.h under fwq_ names, with the same fields
+ * and output, so tools written for workqueue:* read fwq:* as well (the
+ * workqueue name is a char[FWQ_NAME_LEN], which every fwq name fits, not a
+ * dynamic string: __assign_str() changed its arguments in 6.10). The
+ * others show what fwq's variants change: a flush's walk (pwqs visited,
+ * pool-lock cycles).
  *
  * Disabled, a tracepoint is a static-key no-op. FWQ_TRACE=n (src/Kbuild)
  * builds fwq.ko with NOTRACE, <linux/tracepoint.h>'s own switch: every
@@ -24,6 +26,16 @@
 #include <linux/tracepoint.h>
 
 #include "internal.h"
+
+TRACE_DEFINE_ENUM(FWQ_FLUSH_EACH);
+TRACE_DEFINE_ENUM(FWQ_FLUSH_COALESCE);
+TRACE_DEFINE_ENUM(FWQ_FLUSH_ACTIVE);
+
+#define fwq_show_flush(flush)						\
+	__print_symbolic(flush,						\
+			 { FWQ_FLUSH_EACH, "each" },			\
+			 { FWQ_FLUSH_COALESCE, "coalesce" },		\
+			 { FWQ_FLUSH_ACTIVE, "active" })
 
 /*
  * fwq_queue_work - a work item was queued (mainline workqueue_queue_work)
@@ -108,6 +120,62 @@ TRACE_EVENT(fwq_execute_end,
 			   ),
 	    TP_printk("work struct %p: function %ps", __entry->work,
 		      __entry->function)
+);
+
+/*
+ * fwq_flush_start - fwq_flush_workqueue() began (drain passes included)
+ * @wq: the workqueue, its mutex held
+ *
+ * flush is the walk variant; work_color and flush_color the workqueue's
+ * colours before this flush takes one.
+ */
+TRACE_EVENT(fwq_flush_start,
+	    TP_PROTO(struct fwq_workqueue *wq),
+	    TP_ARGS(wq),
+	    TP_STRUCT__entry(__array(char, workqueue, FWQ_NAME_LEN)
+			     __field(int, flush)
+			     __field(int, work_color)
+			     __field(int, flush_color)
+			     ),
+	    TP_fast_assign(strscpy(__entry->workqueue, wq->name, FWQ_NAME_LEN);
+			   __entry->flush = wq->variant.flush;
+			   __entry->work_color = wq->work_color;
+			   __entry->flush_color = wq->flush_color;
+			   ),
+	    TP_printk("workqueue=%s flush=%s work_color=%d flush_color=%d",
+		      __entry->workqueue, fwq_show_flush(__entry->flush),
+		      __entry->work_color, __entry->flush_color)
+);
+
+/*
+ * fwq_flush_end - fwq_flush_workqueue() is about to return
+ * @wq: the workqueue
+ * @color: the colour this flush waited for
+ * @pwqs_visited: pwqs its walks visited
+ * @lock_cycles: pool-lock acquisitions its walks made
+ *
+ * A walk is counted by the flusher that ran it (the first flusher runs the
+ * cascade's walks for the others), so over any stretch of time the sums of
+ * pwqs_visited and lock_cycles equal the growth of flush_pwqs_visited and
+ * flush_lock_cycles in debugfs stats.
+ */
+TRACE_EVENT(fwq_flush_end,
+	    TP_PROTO(struct fwq_workqueue *wq, int color, u64 pwqs_visited,
+		     u64 lock_cycles),
+	    TP_ARGS(wq, color, pwqs_visited, lock_cycles),
+	    TP_STRUCT__entry(__array(char, workqueue, FWQ_NAME_LEN)
+			     __field(int, color)
+			     __field(u64, pwqs_visited)
+			     __field(u64, lock_cycles)
+			     ),
+	    TP_fast_assign(strscpy(__entry->workqueue, wq->name, FWQ_NAME_LEN);
+			   __entry->color = color;
+			   __entry->pwqs_visited = pwqs_visited;
+			   __entry->lock_cycles = lock_cycles;
+			   ),
+	    TP_printk("workqueue=%s color=%d pwqs_visited=%llu lock_cycles=%llu",
+		      __entry->workqueue, __entry->color,
+		      __entry->pwqs_visited, __entry->lock_cycles)
 );
 
 #endif /* _FWQ_TRACE_H */

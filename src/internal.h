@@ -313,6 +313,9 @@ struct fwq_flusher {
 	struct list_head	list;		/* WQ: flusher_queue/overflow */
 	int			flush_color;	/* WQ */
 	struct completion	done;
+	/* WQ: what the walks this caller ran did (tracepoint fwq_flush_end) */
+	u64			pwqs_visited;
+	u64			lock_cycles;
 };
 
 /**
