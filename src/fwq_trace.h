@@ -8,7 +8,8 @@
  * workqueue name is a char[FWQ_NAME_LEN], which every fwq name fits, not a
  * dynamic string: __assign_str() changed its arguments in 6.10). The
  * others show what fwq's variants change: a flush's walk (pwqs visited,
- * pool-lock cycles).
+ * pool-lock cycles), every worker wakeup (its site and whether a pool lock
+ * was held), worker creation and cull, and the kicked-list move.
  *
  * Disabled, a tracepoint is a static-key no-op. FWQ_TRACE=n (src/Kbuild)
  * builds fwq.ko with NOTRACE, <linux/tracepoint.h>'s own switch: every
@@ -27,15 +28,35 @@
 
 #include "internal.h"
 
+TRACE_DEFINE_ENUM(FWQ_SITE_QUEUE);
+TRACE_DEFINE_ENUM(FWQ_SITE_CHAIN);
+TRACE_DEFINE_ENUM(FWQ_SITE_CM);
+TRACE_DEFINE_ENUM(FWQ_SITE_OTHER);
 TRACE_DEFINE_ENUM(FWQ_FLUSH_EACH);
 TRACE_DEFINE_ENUM(FWQ_FLUSH_COALESCE);
 TRACE_DEFINE_ENUM(FWQ_FLUSH_ACTIVE);
+TRACE_DEFINE_ENUM(FWQ_CULL_IDLE);
+TRACE_DEFINE_ENUM(FWQ_CULL_FORCED);
+TRACE_DEFINE_ENUM(FWQ_CULL_DESTROY);
+
+#define fwq_show_site(site)						\
+	__print_symbolic(site,						\
+			 { FWQ_SITE_QUEUE, "queue" },			\
+			 { FWQ_SITE_CHAIN, "chain" },			\
+			 { FWQ_SITE_CM, "cm" },				\
+			 { FWQ_SITE_OTHER, "other" })
 
 #define fwq_show_flush(flush)						\
 	__print_symbolic(flush,						\
 			 { FWQ_FLUSH_EACH, "each" },			\
 			 { FWQ_FLUSH_COALESCE, "coalesce" },		\
 			 { FWQ_FLUSH_ACTIVE, "active" })
+
+#define fwq_show_cull(why)						\
+	__print_symbolic(why,						\
+			 { FWQ_CULL_IDLE, "idle" },			\
+			 { FWQ_CULL_FORCED, "forced" },			\
+			 { FWQ_CULL_DESTROY, "destroy" })
 
 /*
  * fwq_queue_work - a work item was queued (mainline workqueue_queue_work)
@@ -176,6 +197,123 @@ TRACE_EVENT(fwq_flush_end,
 	    TP_printk("workqueue=%s color=%d pwqs_visited=%llu lock_cycles=%llu",
 		      __entry->workqueue, __entry->color,
 		      __entry->pwqs_visited, __entry->lock_cycles)
+);
+
+/*
+ * fwq_wakeup - fwq woke a worker (or a rescuer, or a new kthread)
+ * @task: the woken task
+ * @wq: the workqueue it is counted for, or NULL ("(global)" in stats)
+ * @site: enum fwq_wake_site
+ * @locked: a pool lock was held on this CPU at the wake_up_process()
+ *
+ * Every wakeup fwq issues, from fwq_wake_task(), right where debugfs stats
+ * count it: per workqueue the events with locked=1 add up to the
+ * wake_*_locked counters.
+ */
+TRACE_EVENT(fwq_wakeup,
+	    TP_PROTO(struct task_struct *task, struct fwq_workqueue *wq,
+		     enum fwq_wake_site site, bool locked),
+	    TP_ARGS(task, wq, site, locked),
+	    TP_STRUCT__entry(__array(char, workqueue, FWQ_NAME_LEN)
+			     __field(pid_t, pid)
+			     __field(int, site)
+			     __field(bool, locked)
+			     ),
+	    TP_fast_assign(strscpy(__entry->workqueue,
+				   wq ? wq->name : "(global)", FWQ_NAME_LEN);
+			   __entry->pid = task->pid;
+			   __entry->site = site;
+			   __entry->locked = locked;
+			   ),
+	    TP_printk("workqueue=%s pid=%d site=%s locked=%d",
+		      __entry->workqueue, __entry->pid,
+		      fwq_show_site(__entry->site), __entry->locked)
+);
+
+/*
+ * fwq_worker_create - a worker was created and joined its pool
+ * @pool: the pool, locked; cpu is -1 for an unbound pool
+ * @worker: the new worker
+ */
+TRACE_EVENT(fwq_worker_create,
+	    TP_PROTO(struct fwq_pool *pool, struct fwq_worker *worker),
+	    TP_ARGS(pool, worker),
+	    TP_STRUCT__entry(__field(int, pool)
+			     __field(int, cpu)
+			     __field(int, worker)
+			     __field(pid_t, pid)
+			     __field(int, nr_workers)
+			     ),
+	    TP_fast_assign(__entry->pool = pool->id;
+			   __entry->cpu = pool->cpu;
+			   __entry->worker = worker->id;
+			   __entry->pid = worker->task->pid;
+			   __entry->nr_workers = pool->nr_workers;
+			   ),
+	    TP_printk("pool=%d cpu=%d worker=%d pid=%d nr_workers=%d",
+		      __entry->pool, __entry->cpu, __entry->worker, __entry->pid,
+		      __entry->nr_workers)
+);
+
+/*
+ * fwq_worker_cull - a worker was taken out of its pool to be stopped
+ * @pool: the pool, locked
+ * @worker: the worker
+ * @why: enum fwq_cull_reason: idle (the idle timeout), forced
+ *	(dbg_force_cull) or destroy (the pool goes away)
+ *
+ * kicked=1 means a kick was outstanding on the worker (the H1 race, see
+ * docs/hazards.md); nr_workers is the pool's count after the cull.
+ */
+TRACE_EVENT(fwq_worker_cull,
+	    TP_PROTO(struct fwq_pool *pool, struct fwq_worker *worker,
+		     enum fwq_cull_reason why),
+	    TP_ARGS(pool, worker, why),
+	    TP_STRUCT__entry(__field(int, pool)
+			     __field(int, cpu)
+			     __field(int, worker)
+			     __field(pid_t, pid)
+			     __field(int, reason)
+			     __field(bool, kicked)
+			     __field(int, nr_workers)
+			     ),
+	    TP_fast_assign(__entry->pool = pool->id;
+			   __entry->cpu = pool->cpu;
+			   __entry->worker = worker->id;
+			   __entry->pid = worker->task->pid;
+			   __entry->reason = why;
+			   __entry->kicked = worker->kicked;
+			   __entry->nr_workers = pool->nr_workers;
+			   ),
+	    TP_printk("pool=%d cpu=%d worker=%d pid=%d reason=%s kicked=%d nr_workers=%d",
+		      __entry->pool, __entry->cpu, __entry->worker, __entry->pid,
+		      fwq_show_cull(__entry->reason), __entry->kicked,
+		      __entry->nr_workers)
+);
+
+/*
+ * fwq_kicked_move - kicked_list=on parked a picked worker on the pool's
+ *	kicked list (seed series 1, v2 1/4)
+ * @pool: the pool, locked
+ * @worker: the worker
+ * @coalesced: it was the kicked worker already (a kick that coalesced)
+ */
+TRACE_EVENT(fwq_kicked_move,
+	    TP_PROTO(struct fwq_pool *pool, struct fwq_worker *worker,
+		     bool coalesced),
+	    TP_ARGS(pool, worker, coalesced),
+	    TP_STRUCT__entry(__field(int, pool)
+			     __field(int, worker)
+			     __field(pid_t, pid)
+			     __field(bool, coalesced)
+			     ),
+	    TP_fast_assign(__entry->pool = pool->id;
+			   __entry->worker = worker->id;
+			   __entry->pid = worker->task->pid;
+			   __entry->coalesced = coalesced;
+			   ),
+	    TP_printk("pool=%d worker=%d pid=%d coalesced=%d", __entry->pool,
+		      __entry->worker, __entry->pid, __entry->coalesced)
 );
 
 #endif /* _FWQ_TRACE_H */

@@ -425,6 +425,13 @@ struct fwq_worker {
 	struct fwq_wake_batch	wb;		/* K: deferred wakeups */
 };
 
+/* why a worker leaves its pool (tracepoint fwq_worker_cull) */
+enum fwq_cull_reason {
+	FWQ_CULL_IDLE,		/* idle longer than idle_timeout_ms */
+	FWQ_CULL_FORCED,	/* dbg_force_cull */
+	FWQ_CULL_DESTROY,	/* the pool is destroyed */
+};
+
 /* global state (main.c) */
 extern struct mutex fwq_pool_mutex;
 extern struct mutex fwq_pool_attach_mutex;

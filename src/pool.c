@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "fwq_trace.h"
 
 #define FWQ_UNBOUND_POOL_HASH_ORDER	6
 static DEFINE_HASHTABLE(fwq_unbound_pool_hash, FWQ_UNBOUND_POOL_HASH_ORDER);
@@ -286,6 +287,7 @@ static int __fwq_create_worker(struct fwq_pool *pool, bool inject)
 	pool->nr_workers++;
 	pool->nr_created++;
 	fwq_worker_enter_idle(worker);
+	trace_fwq_worker_create(pool, worker);
 	fwq_pool_unlock_irq(pool);
 	/* the new kthread waits in kthread(): always start it */
 	fwq_wake_task(task, NULL, FWQ_SITE_OTHER);
@@ -327,6 +329,10 @@ static void fwq_set_worker_dying(struct fwq_worker *worker,
 	}
 	worker->flags |= WORKER_DIE;
 	list_add_tail(&worker->dying_node, list);
+	trace_fwq_worker_cull(pool, worker,
+			      (pool->flags & POOL_DYING) ? FWQ_CULL_DESTROY :
+			      (pool->flags & POOL_DBG_CULL_ALL) ?
+			      FWQ_CULL_FORCED : FWQ_CULL_IDLE);
 }
 
 /* after fwq_set_worker_dying(), without pool->lock, under the attach mutex */

@@ -36,6 +36,7 @@
 #include <linux/sched/task.h>
 
 #include "internal.h"
+#include "fwq_trace.h"
 
 DEFINE_PER_CPU(int, fwq_pool_lock_depth);
 atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];
@@ -46,6 +47,7 @@ void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
 {
 	int held = this_cpu_read(fwq_pool_lock_depth) ? 1 : 0;
 
+	trace_fwq_wakeup(task, wq, site, held);
 	wake_up_process(task);
 	if (wq)
 		this_cpu_inc(wq->pcpu_stats->wakeups[site][held]);
@@ -188,6 +190,8 @@ static void fwq_kicked_off_park(struct fwq_pool *pool,
 static void fwq_kicked_on_park(struct fwq_pool *pool,
 			       struct fwq_worker *worker)
 {
+	/* |kicked_list| <= 1, and a kick picks the kicked worker first */
+	trace_fwq_kicked_move(pool, worker, !list_empty(&pool->kicked_list));
 	list_move(&worker->entry, &pool->kicked_list);
 }
 
