@@ -249,6 +249,7 @@ enum {
 	PWQ_STAT_REPATRIATED,
 	PWQ_STAT_MAYDAY,
 	PWQ_STAT_RESCUED,
+	PWQ_STAT_CPU_INTENSIVE,	/* items run as CPU-intensive */
 	PWQ_NR_STATS,
 };
 

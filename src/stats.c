@@ -119,7 +119,8 @@ void fwq_stats_show(struct seq_file *m)
 			seq_printf(m, " wake_%s_unlocked=%llu wake_%s_locked=%llu",
 				   fwq_site_names[s], st.wakeups[s][0],
 				   fwq_site_names[s], st.wakeups[s][1]);
-		seq_printf(m, " cm_wakeup=%llu repatriated=%llu mayday=%llu rescued=%llu rejected=%llu\n",
+		seq_printf(m, " cpu_intensive=%llu cm_wakeup=%llu repatriated=%llu mayday=%llu rescued=%llu rejected=%llu\n",
+			   stat[PWQ_STAT_CPU_INTENSIVE],
 			   stat[PWQ_STAT_CM_WAKEUP], stat[PWQ_STAT_REPATRIATED],
 			   stat[PWQ_STAT_MAYDAY], stat[PWQ_STAT_RESCUED],
 			   rejected);

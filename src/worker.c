@@ -224,8 +224,10 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 
 	list_del_init(&work->entry);
 
-	if (unlikely(wq->flags & FWQ_CPU_INTENSIVE))
+	if (unlikely(wq->flags & FWQ_CPU_INTENSIVE)) {
 		fwq_worker_set_flags(worker, WORKER_CPU_INTENSIVE);
+		pwq->stats[PWQ_STAT_CPU_INTENSIVE]++;
+	}
 
 	/* the chain kick: a no-op for CM pools with a running worker */
 	if (ls)
