@@ -99,6 +99,12 @@ vm: modules
 kernel: kdir
 	@$(FWQ_TOP)/scripts/get-kernel.sh $(KREL)
 
+# What the tracepoints cost: fwq_bench S1 with them disabled, compiled out
+# (FWQ_TRACE=n) and enabled, in one boot. ROUNDS= rounds (default 5).
+.PHONY: trace-cost
+trace-cost: modules
+	@$(FWQ_TOP)/scripts/trace-cost.sh $(if $(ROUNDS),--rounds $(ROUNDS))
+
 version:
 	@echo $(VERSION)
 
@@ -111,12 +117,13 @@ help:
 	@echo "  make deps            install missing Debian packages"
 	@echo "  make vm              one VM run (PRESET=small|wide PLAN=name TIMEOUT=s APPEND=...)"
 	@echo "  make selfcheck-harness  prove the harness fails a bad run"
+	@echo "  make trace-cost      what fwq's tracepoints cost on enqueue (ROUNDS=n)"
 	@echo "  make dkms-check      dkms add/build in a scratch tree (no system change)"
 	@echo "  make dkms-install    install fwq and fwq_bench with DKMS; make dkms-uninstall"
 	@echo "  make clean | distclean | kernel | version"
 	@echo "variables: KERNEL=$(KERNEL) ($$(ls $(FWQ_TOP)/scripts/kernels | tr '\n' ' ')) KDIR=$(KDIR)"
 	@echo "           KREL=$(KREL) FLAVOUR=$(FLAVOUR) FWQ_CACHE=$(FWQ_CACHE)"
-	@echo "           W= C= V= FWQ_TESTS=$(FWQ_TESTS)"
+	@echo "           W= C= V= FWQ_TESTS=$(FWQ_TESTS) FWQ_TRACE=n (no tracepoints)"
 
 # The bench target lives with the bench.
 -include $(FWQ_TOP)/bench/bench.mk
