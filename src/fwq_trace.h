@@ -91,18 +91,22 @@ TRACE_EVENT(fwq_queue_work,
 
 /*
  * fwq_activate_work - a queued item went on its pool's worklist (mainline
- *	workqueue_activate_work): right at queueing, or later, when an
- *	nr_active slot freed up for an item that waited on the inactive list
+ *	workqueue_activate_work, with the function field it gained after
+ *	6.1): right at queueing, or later, when an nr_active slot freed up
+ *	for an item that waited on the inactive list
  * @work: the item
  */
 TRACE_EVENT(fwq_activate_work,
 	    TP_PROTO(struct fwq_work *work),
 	    TP_ARGS(work),
 	    TP_STRUCT__entry(__field(void *, work)
+			     __field(void *, function)
 			     ),
 	    TP_fast_assign(__entry->work = work;
+			   __entry->function = work->func;
 			   ),
-	    TP_printk("work struct %p", __entry->work)
+	    TP_printk("work struct %p function=%ps ", __entry->work,
+		      __entry->function)
 );
 
 /*
