@@ -90,23 +90,35 @@ TRACE_EVENT(fwq_queue_work,
 );
 
 /*
+ * fwq_work_fn - the class of the events that record an item and its
+ *	function while the item is still live
+ * @work: the item
+ */
+DECLARE_EVENT_CLASS(fwq_work_fn,
+		    TP_PROTO(struct fwq_work *work),
+		    TP_ARGS(work),
+		    TP_STRUCT__entry(__field(void *, work)
+				     __field(void *, function)
+				     ),
+		    TP_fast_assign(__entry->work = work;
+				   __entry->function = work->func;
+				   ),
+		    TP_printk("work struct %p: function %ps", __entry->work,
+			      __entry->function)
+);
+
+/*
  * fwq_activate_work - a queued item went on its pool's worklist (mainline
  *	workqueue_activate_work, with the function field it gained after
  *	6.1): right at queueing, or later, when an nr_active slot freed up
  *	for an item that waited on the inactive list
  * @work: the item
  */
-TRACE_EVENT(fwq_activate_work,
-	    TP_PROTO(struct fwq_work *work),
-	    TP_ARGS(work),
-	    TP_STRUCT__entry(__field(void *, work)
-			     __field(void *, function)
-			     ),
-	    TP_fast_assign(__entry->work = work;
-			   __entry->function = work->func;
-			   ),
-	    TP_printk("work struct %p function=%ps ", __entry->work,
-		      __entry->function)
+DEFINE_EVENT_PRINT(fwq_work_fn, fwq_activate_work,
+		   TP_PROTO(struct fwq_work *work),
+		   TP_ARGS(work),
+		   TP_printk("work struct %p function=%ps ", __entry->work,
+			     __entry->function)
 );
 
 /*
@@ -114,17 +126,9 @@ TRACE_EVENT(fwq_activate_work,
  *	(mainline workqueue_execute_start); flush barriers included
  * @work: the item
  */
-TRACE_EVENT(fwq_execute_start,
-	    TP_PROTO(struct fwq_work *work),
-	    TP_ARGS(work),
-	    TP_STRUCT__entry(__field(void *, work)
-			     __field(void *, function)
-			     ),
-	    TP_fast_assign(__entry->work = work;
-			   __entry->function = work->func;
-			   ),
-	    TP_printk("work struct %p: function %ps", __entry->work,
-		      __entry->function)
+DEFINE_EVENT(fwq_work_fn, fwq_execute_start,
+	     TP_PROTO(struct fwq_work *work),
+	     TP_ARGS(work)
 );
 
 /*
