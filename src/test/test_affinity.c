@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Affinity (design §8.19, §4.15): items of an unbound workqueue run only on
+ * Affinity: items of an unbound workqueue run only on
  * CPUs of its cpumask; with affn_strict they run on CPUs of the queueing
  * CPU's pod; per-CPU workqueues run items on the CPU they were queued to.
- * Destroying an unbound workqueue releases its pools and their workers
- * (§8.17). Runs per wake variant: kick_pool picks and places the worker.
+ * Destroying an unbound workqueue releases its pools and their workers.
+ * Runs per wake variant: kick_pool picks and places the worker.
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -125,7 +125,7 @@ static struct fwq_workqueue *af_alloc(struct fwq_ktap_test *t,
 }
 
 /*
- * Invariant (§8.19, §4.16): an unbound workqueue whose cpumask is a subset
+ * Invariant: an unbound workqueue whose cpumask is a subset
  * of the online CPUs runs every item inside that subset, whichever CPU it
  * was queued to, strict or not; an empty cpumask is refused with -EINVAL.
  */
@@ -173,7 +173,7 @@ static void test_affinity_cpumask(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§8.19, §4.15): with affn_strict, an item queued on CPU c runs
+ * Invariant: with affn_strict, an item queued on CPU c runs
  * on a CPU of c's pod: its own CPU for scope cpu, its node for scope numa.
  * A per-CPU workqueue runs the item on the CPU it was queued to.
  */
@@ -205,7 +205,7 @@ static void test_affinity_strict_pod(struct fwq_ktap_test *t)
 #define AF_NICE		13
 
 /*
- * Invariant (§8.17): destroying an unbound workqueue that had a pool of
+ * Invariant: destroying an unbound workqueue that had a pool of
  * its own releases that pool: all its workers exit; and the rescuer of an
  * FWQ_MEM_RECLAIM workqueue exits too.
  */

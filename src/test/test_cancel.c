@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cancelling (design §8.6, H16): cancel_work_sync on pending, running and
+ * Cancelling (H16): cancel_work_sync on pending, running and
  * self-requeueing items; the return value says whether it was pending;
  * queueing fails while a sync cancel waits and works again afterwards; a
  * canceled instance never runs. Runs per flush variant: the sync cancel
@@ -19,7 +19,7 @@
 #define CANCEL_HOLD_MS	50
 
 /*
- * Invariant (§8.6): cancel_work_sync on a pending item returns true, and the
+ * Invariant: cancel_work_sync on a pending item returns true, and the
  * item never runs; cancel_work (async) likewise; on an idle item both
  * return false.
  */
@@ -68,7 +68,7 @@ static void test_cancel_pending(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§8.6): cancel_work_sync on a running item waits until it
+ * Invariant: cancel_work_sync on a running item waits until it
  * returns; it returns false if no instance was pending and true if one
  * was (that instance never runs); queueing the item while the cancel waits
  * fails; afterwards the item is enabled again.
@@ -190,7 +190,7 @@ static void sr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.6, H16): cancel_work_sync stops an item that requeues itself
+ * Invariant (H16): cancel_work_sync stops an item that requeues itself
  * from its own function (to random CPUs): on return it is neither pending
  * nor running, it does not run again, and it can be queued again.
  */
@@ -251,7 +251,7 @@ static void cr_canceller(void *p)
 }
 
 /*
- * Invariant (§8.5, §8.6): with queue, cancel_work and cancel_work_sync racing
+ * Invariant: with queue, cancel_work and cancel_work_sync racing
  * on one item from several CPUs, every queued instance either runs once or
  * is reported canceled once: runs == queued - canceled.
  */

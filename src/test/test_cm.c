@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU concurrency management (design §5.2, §4.18): when an item of a
+ * Per-CPU concurrency management: when an item of a
  * per-CPU workqueue blocks, another worker runs the items queued behind it
  * on that CPU; an FWQ_CPU_INTENSIVE item does not hold back the pool even
  * while it keeps the CPU busy. Runs per wake variant.
@@ -124,7 +124,7 @@ static void cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
 }
 
 /*
- * Invariant (§5.2): on a per-CPU workqueue, an item that blocks does not
+ * Invariant: on a per-CPU workqueue, an item that blocks does not
  * stall the items queued behind it on its CPU: they run, on that CPU,
  * while it is blocked.
  */
@@ -148,7 +148,7 @@ static void test_cm_blocking(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§4.5, §5.2): an FWQ_CPU_INTENSIVE item leaves concurrency
+ * Invariant: an FWQ_CPU_INTENSIVE item leaves concurrency
  * management: while it keeps its CPU busy without sleeping, an item of
  * another per-CPU workqueue queued behind it on that CPU still runs.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Idle cull (design §8.12, §4.7, hazard H1): with a short idle timeout
+ * Idle cull (hazard H1): with a short idle timeout
  * (fwq.ko parameter idle_timeout_ms) a pool shrinks to its floor of two
  * idle workers and no lower; an item queued while the cull runs always
  * executes (no stranding of a kicked worker). Runs per wake x kicked_list
@@ -60,7 +60,7 @@ static int cull_burst(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.12): after a burst that needed CULL_BURST workers, a pool
+ * Invariant: after a burst that needed CULL_BURST workers, a pool
  * with a short idle timeout shrinks to exactly CULL_FLOOR idle workers and
  * stays there.
  */
@@ -123,7 +123,7 @@ static void ck_fn(struct fwq_work *work)
 }
 
 /*
- * Invariant (§8.12, H1): with the idle timeout at 1 ms, so that the cull
+ * Invariant (H1): with the idle timeout at 1 ms, so that the cull
  * runs all the time, every single item queued to a pool whose idle workers
  * are being culled executes (a kicked worker is never culled, or the item
  * is not stranded).

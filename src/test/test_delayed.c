@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Delayed work (design §8.7, §8.6): no run before the delay (checked with
+ * Delayed work: no run before the delay (checked with
  * jiffies ordering, not durations), delay 0 queues at once, mod and cancel
  * return values, flush_delayed_work, and exact accounting when mod, queue
  * and cancel race. Runs per wake variant: the timer callback queues
@@ -86,7 +86,7 @@ static void dl_early_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.7): a delayed item never runs before @delay jiffies have
+ * Invariant: a delayed item never runs before @delay jiffies have
  * elapsed since the queue call (jiffies read before queueing + delay <=
  * jiffies when it runs), on per-CPU and unbound workqueues, and each runs
  * exactly once.
@@ -110,7 +110,7 @@ static void test_no_early_run(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§8.7): delay 0 queues at once (flush_work finds it queued);
+ * Invariant: delay 0 queues at once (flush_work finds it queued);
  * mod_delayed_work returns true iff it modified a pending item, and the
  * item runs once; flush_delayed_work runs a pending timer item now and
  * waits for it; cancel_delayed_work_sync on an armed timer returns true and
@@ -274,7 +274,7 @@ static void dr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.6, §8.7): with mod_delayed_work, queue_delayed_work and
+ * Invariant: with mod_delayed_work, queue_delayed_work and
  * cancel_delayed_work racing on one item from several CPUs, every instance
  * made pending (queue true, or mod false) either runs once or is reported
  * canceled once (by a cancel or the final cancel_delayed_work_sync).

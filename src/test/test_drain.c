@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Drain and destroy (design §8.16, §8.17, H16): drain_workqueue accepts
+ * Drain and destroy (H16): drain_workqueue accepts
  * chained queueing from the workqueue's own items and returns only when
  * everything, chains included, has run; afterwards the workqueue takes
  * work again. destroy_workqueue runs every pending (non-delayed) item
@@ -137,7 +137,7 @@ static void drain_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.16, H16): drain_workqueue returns only when every chain of
+ * Invariant (H16): drain_workqueue returns only when every chain of
  * items (each queueing the next from its own function, to random CPUs) has
  * run to its end; chained queueing is accepted during the drain; the
  * workqueue takes new work after the drain.
@@ -226,7 +226,7 @@ static void destroy_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.17): destroy_workqueue with pending (non-delayed) items
+ * Invariant: destroy_workqueue with pending (non-delayed) items
  * runs them all before it returns, per-CPU and unbound.
  */
 static void test_destroy_pending(struct fwq_ktap_test *t)

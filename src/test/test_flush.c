@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Flushing (design §8.1–§8.3, hazards H8–H10, H16): flush_work waits for
+ * Flushing (hazards H8–H10, H16): flush_work waits for
  * the last queueing instance, pending or running; flush_workqueue waits for
  * everything queued before it started, also on pwqs that were idle at the
  * previous flush (the retired colour race) and across colour wrap; it is
@@ -56,7 +56,7 @@ static void fw_check_waits(struct fwq_ktap_test *t, struct fwqt_blocker *gate,
 }
 
 /*
- * Invariant (§8.3): flush_work returns true iff the last queueing instance
+ * Invariant: flush_work returns true iff the last queueing instance
  * was pending or running at the call, and on return that instance has
  * finished. It waits for an executing instance even when none is pending,
  * and for a pending instance queued behind another item. An idle item
@@ -175,7 +175,7 @@ static void h8_pattern(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.1, H8): an item queued to a pwq that was idle during the
+ * Invariant (H8): an item queued to a pwq that was idle during the
  * previous flush is waited for by the next flush (the retired colour race),
  * on every CPU's pwq and across colour wrap; per-CPU and unbound
  * (one pod per CPU, so every CPU has its own pwq and pool).
@@ -333,7 +333,7 @@ static void fc_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.1, H8, H10): every item queued before flush_workqueue
+ * Invariant (H8, H10): every item queued before flush_workqueue
  * started has finished when it returns, with a producer queueing short items
  * to random (often idle) pwqs on all CPUs while two flushers flush and
  * insert flush_work barriers concurrently.
@@ -406,7 +406,7 @@ static void ll_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.1, H16): an item that requeues itself forever does not
+ * Invariant (H16): an item that requeues itself forever does not
  * livelock flush_workqueue; the flush ignores instances queued after it
  * started.
  */
@@ -511,7 +511,7 @@ static void ov_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.2, H9): with more than 16 concurrent flushers against a
+ * Invariant (H9): with more than 16 concurrent flushers against a
  * blocked item, every flusher waits for the item (none returns early),
  * every flusher sees every item queued before it started finished, and all
  * complete once the item is released (overflow list and cascade).

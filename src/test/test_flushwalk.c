@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a flush walks (design §8.14, §8.15; seed series 2 and 85f0d8e):
+ * What a flush walks (the flush-active seed mail and 85f0d8e, README.md):
  * read through fwq_workqueue_get_stats() flush_pwqs_visited and
  * flush_lock_cycles around single flushes of an unbound workqueue whose
  * per-CPU pwqs all share one pool (scope system).
@@ -52,7 +52,7 @@ static struct fw_delta fw_one_flush(struct fwq_workqueue *wq, int queue)
 }
 
 /*
- * Invariant (§8.14, §8.15): the flush variant decides what a flush walks:
+ * Invariant: the flush variant decides what a flush walks:
  * each = one lock cycle per pwq, all pwqs; coalesce = all pwqs, one cycle
  * per pool run; active = only the pwqs queued to since the last flush.
  */
@@ -69,7 +69,7 @@ static void test_flush_walk(struct fwq_ktap_test *t)
 		return;
 	/*
 	 * The pwqs the apply replaced are released asynchronously; until
-	 * then flushes still walk them. They must go (design §4.16): poll
+	 * then flushes still walk them. They must go: poll
 	 * until at most one pwq per possible CPU plus the default is left.
 	 */
 	end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU hotplug (design §8.20, §4.17): offlining and onlining CPUs while
+ * CPU hotplug: offlining and onlining CPUs while
  * per-CPU and unbound items run and requeue themselves to those CPUs loses
  * nothing: every successful queue runs exactly once, every chain keeps
  * going after the CPUs come back. Runs per wake variant.
@@ -58,7 +58,7 @@ static void hp_flush(void *p)
 }
 
 /*
- * Invariant (§8.20): offline and online every CPU but one, one at a time,
+ * Invariant: offline and online every CPU but one, one at a time,
  * while per-CPU items chain on each CPU and unbound items chain on each
  * CPU's pwq (scope cpu) and to random CPUs: no item is lost (runs ==
  * successful queues for every chain), and every chain still makes progress

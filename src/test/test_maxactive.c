@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * max_active (design §8.9, §4.2, H16): never exceeded per CPU (per-CPU
+ * max_active (H16): never exceeded per CPU (per-CPU
  * workqueues) or per node (unbound), yet max_active interdependent items
  * can all be active at once; raising max_active activates waiting items;
  * bad values are refused. Runs per wake variant: activation kicks workers.
@@ -191,7 +191,7 @@ static void ma_check(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.9): a per-CPU workqueue never runs more than max_active
+ * Invariant: a per-CPU workqueue never runs more than max_active
  * items at once per CPU, even when they sleep; and max_active
  * interdependent items on one CPU are all active at once (no deadlock).
  */
@@ -212,7 +212,7 @@ static void test_percpu_max_active(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§8.9): an unbound workqueue never runs more than max_active
+ * Invariant: an unbound workqueue never runs more than max_active
  * items at once per node (pods per NUMA node), and max_active
  * interdependent items (up to 8) are all active at once.
  */
@@ -323,7 +323,7 @@ static void raise_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 /*
  * The node limit an unbound workqueue created with max_active 1 (so
  * min_active 1) gets for @cpu's node after max_active becomes @max: its
- * share of the online CPUs, rounded up (design §4.2).
+ * share of the online CPUs, rounded up.
  */
 static int node_share(int cpu, int max)
 {
@@ -336,7 +336,7 @@ static int node_share(int cpu, int max)
 }
 
 /*
- * Invariant (§8.9, §4.2): raising max_active activates waiting items at
+ * Invariant: raising max_active activates waiting items at
  * once: with max_active 1 only one of several interdependent items is
  * active; after set_max_active they all are (per-CPU: the new max on that
  * CPU; unbound: the node's share of the new max). Bad values are refused

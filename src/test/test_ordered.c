@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Ordered workqueues (design §8.8, §4.13, H16): items run strictly in queue
+ * Ordered workqueues (H16): items run strictly in queue
  * order, one at a time, wherever they are queued from or to; max_active and
  * attrs of an ordered workqueue cannot be changed.
  */
@@ -107,7 +107,7 @@ static void ord_producer(void *p)
 }
 
 /*
- * Invariant (§8.8): an ordered workqueue runs at most one item at a time,
+ * Invariant: an ordered workqueue runs at most one item at a time,
  * strictly in the order the queue calls succeeded: three producers on
  * different CPUs queue to random CPUs, random nodes and the local CPU,
  * and running items requeue themselves.
@@ -162,7 +162,7 @@ static void test_ordered_in_order(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§4.13): max_active and attributes of an ordered workqueue are
+ * Invariant: max_active and attributes of an ordered workqueue are
  * fixed: set_max_active and apply_workqueue_attrs return -EINVAL (no WARN)
  * and the workqueue stays ordered.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queueing semantics (design §8.4, §8.5; H16): every successful queue runs
+ * Queueing semantics (H16): every successful queue runs
  * the item exactly once, queueing a pending item returns false, a requeue
  * from inside the function runs again, and an item never runs on two
  * workers at once.
@@ -102,7 +102,7 @@ static void eo_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.5, H16): every queue call that returned true leads to
+ * Invariant (H16): every queue call that returned true leads to
  * exactly one execution, with producers on several CPUs racing to queue the
  * same items to random CPUs; the started/completed counters agree.
  */
@@ -131,7 +131,7 @@ static void requeue_fn(struct fwq_work *work)
 }
 
 /*
- * Invariant (§8.5): queueing a pending item returns false and does not
+ * Invariant: queueing a pending item returns false and does not
  * queue it twice; fwq_work_pending/fwq_work_busy report it; once the
  * function runs, PENDING is clear and a requeue from inside succeeds and
  * runs again.
@@ -271,7 +271,7 @@ static void nr_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.4, H16): one work item is never executed by two workers at
+ * Invariant (H16): one work item is never executed by two workers at
  * once, when it is requeued while running, from its own function and from
  * producers on other CPUs, to random CPUs: per-CPU pools, and unbound pools
  * with one pod per CPU (cross-pool, the last_pool redirect).

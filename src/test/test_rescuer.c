@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rescuer (design §8.18, §4.8, H16): while worker creation is made to fail
+ * Rescuer (H16): while worker creation is made to fail
  * (fwq.ko parameter fail_create_worker), an FWQ_MEM_RECLAIM workqueue still
  * completes its items through its rescuer; a workqueue without a rescuer
  * makes progress again once the injection stops.
@@ -52,7 +52,7 @@ static void rs_restore(const char *old)
 }
 
 /*
- * Invariant (§8.18, H16): with worker creation failing, every item of an
+ * Invariant (H16): with worker creation failing, every item of an
  * FWQ_MEM_RECLAIM workqueue completes, and some ran in the rescuer
  * ("fwq/R-..."); a workqueue without a rescuer completes its items once
  * the injection stops (diagnostic: whether it stalled meanwhile).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Whole-run sanity (design §8.10, §8.11, §8.17): fwq's own consistency
+ * Whole-run sanity: fwq's own consistency
  * checks (pool bookkeeping under the lock, run by reading
  * /sys/kernel/debug/fwq/check) found nothing during the selftests, no
  * deferred wakeup was issued under a pool lock, and every workqueue, pwq,
@@ -81,7 +81,7 @@ static void test_baseline(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§8.17): every workqueue, pwq, unbound pool and rescuer the
+ * Invariant: every workqueue, pwq, unbound pool and rescuer the
  * selftests created has been freed (release may be deferred: poll with a
  * hang guard).
  */
@@ -120,7 +120,7 @@ static void test_objects_freed(struct fwq_ktap_test *t)
 }
 
 /*
- * Invariant (§8.11, §8.13): reading fwq's check file runs the pool
+ * Invariant: reading fwq's check file runs the pool
  * bookkeeping checks on every pool; no consistency check failed during the
  * whole run, and no deferred wakeup was ever issued under a pool lock.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Wakeup placement (design §8.13, §5.5, seed series 1): the deferred wake
+ * Wakeup placement (the deferred-wakeup seed mail, README.md): the deferred wake
  * variants (wakeq, claim) issue no worker wakeup while a pool lock is held
  * on the enqueue and chain-kick paths, and still lose no wakeup (every
  * item runs); the locked variant wakes under the lock. Checked through
@@ -109,7 +109,7 @@ static void wc_check(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 }
 
 /*
- * Invariant (§8.13): with wake=wakeq or wake=claim, zero wakeups are issued
+ * Invariant: with wake=wakeq or wake=claim, zero wakeups are issued
  * under a pool lock at the enqueue and chain-kick sites, and no wakeup is
  * lost (every one of many single, idle-to-busy items runs); with
  * wake=locked those sites wake under the lock. Per-CPU and unbound.
