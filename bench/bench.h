@@ -139,6 +139,7 @@ struct bench_run {
 	struct completion all_done;
 	atomic_t running;
 	atomic_t flushers_left;		/* S4c: queuers run while > 0 */
+	atomic_t queuers_idle;		/* S4c: flushers wait while > 0 */
 	u64 work_ns;
 	u64 t_start;
 	u64 t_end;

@@ -363,12 +363,26 @@ static int queue_flush_fn(struct bench_thread *t)
 	return bench_repeat(t, queue_flush_one);
 }
 
-/* S4c flusher: flush in a loop while the queuers keep every pwq busy. */
+/*
+ * S4c flusher: flush in a loop while the queuers keep every pwq busy. The
+ * first flush waits until every queuer has queued once: else a short run
+ * can flush an idle workqueue before a queuer is scheduled, and report no
+ * queue latency at all.
+ */
 static int dense_flush_fn(struct bench_thread *t)
 {
 	struct bench_run *run = t->run;
-	int ret = idle_flush_fn(t);
+	int ret = 0;
 
+	while (atomic_read(&run->queuers_idle) > 0) {
+		if (bench_should_stop()) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+	if (!ret)
+		ret = idle_flush_fn(t);
 	atomic_dec(&run->flushers_left);
 	return ret;
 }
@@ -388,7 +402,8 @@ static int dense_queue_fn(struct bench_thread *t)
 			if (bench_queue(t->wq, t->cpu, it)) {
 				t1 = ktime_get_ns();
 				bs_add(&t->lat2, t1 - t0);
-				t->ops++;
+				if (!t->ops++)
+					atomic_dec(&run->queuers_idle);
 			}
 		}
 		if (bench_should_stop())
@@ -541,6 +556,7 @@ static int bench_setup_threads(struct bench_run *run)
 			return ret;
 	}
 	atomic_set(&run->flushers_left, n);
+	atomic_set(&run->queuers_idle, i - n);
 	return 0;
 }
 
