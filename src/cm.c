@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/sched.h>
 
 #include "internal.h"
@@ -43,6 +44,11 @@ static void fwq_cm_sched_out(struct preempt_notifier *pn,
 	if ((READ_ONCE(worker->flags) & WORKER_NOT_RUNNING) || worker->sleeping)
 		return;
 	worker->sleeping = 1;
+	/*
+	 * Fully ordered: the worklist read below cannot pass the decrement.
+	 * Pairs with the smp_mb() in fwq_need_more_worker(), so that either
+	 * this side sees the new item or the enqueue sees nr_running == 0.
+	 */
 	if (atomic_dec_and_test(&pool->nr_running) &&
 	    !list_empty(&pool->worklist))
 		irq_work_queue(&pool->cm_irq_work);
@@ -120,6 +126,62 @@ void fwq_cm_irq_work_fn(struct irq_work *iw)
 	__this_cpu_dec(fwq_pool_lock_depth);
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 	fwq_wake_batch_issue(&wb);
+}
+
+/* the pool's running worker has blocked, or FWQ_CM_SB_WAIT_US passed */
+#define FWQ_CM_SB_WAIT_US	(2ULL * USEC_PER_SEC)
+/* then the blocked worker's lockless worklist read is surely done */
+#define FWQ_CM_SB_SETTLE_MS	10
+
+atomic64_t fwq_cm_sb_windows;
+
+static void fwq_cm_sb_window(struct fwq_pool *pool)
+{
+	u64 end = ktime_get_ns() + FWQ_CM_SB_WAIT_US * NSEC_PER_USEC;
+
+	/* a test's running item polls this to know when to block */
+	atomic64_inc(&fwq_cm_sb_windows);
+	/* pool->lock is held with IRQs off: spin, never sleep */
+	while (atomic_read(&pool->nr_running) > 0 && ktime_get_ns() < end)
+		cpu_relax();
+	mdelay(FWQ_CM_SB_SETTLE_MS);
+}
+
+/**
+ * fwq_cm_dbg_sb_insert - enqueue onto the worklist with a widened window
+ * @pwq: the pwq of @work; its pool is locked
+ * @work: the item
+ * @work_flags: as for fwq_insert_work()
+ * @wb: the caller's wake batch
+ *
+ * The dbg_cm_sb reproducer for the store buffering described at
+ * fwq_need_more_worker(). If the pool's running workers count, it holds
+ * the enqueue between its worklist insert and its nr_running read until
+ * the running worker has blocked (at most about 2 s, with pool->lock held
+ * and IRQs off: a debug knob only, never for production). Mode 1 reads
+ * nr_running first, the order a store buffer allows when no barrier
+ * separates the two: the early read sees the worker running, the worker
+ * that blocks sees an empty worklist, and nobody kicks. Mode 2 keeps the
+ * order of fwq_need_more_worker(): insert, barrier, read; the worker that
+ * blocks sees the item and kicks through the irq_work.
+ */
+void fwq_cm_dbg_sb_insert(struct fwq_pwq *pwq, struct fwq_work *work,
+			  unsigned long work_flags, struct fwq_wake_batch *wb)
+{
+	struct fwq_pool *pool = pwq->pool;
+	unsigned int mode = READ_ONCE(fwq_dbg_cm_sb);
+
+	lockdep_assert_held(&pool->lock);
+
+	if (mode == 1 && fwq_pool_nr_running(pool) > 0) {
+		fwq_cm_sb_window(pool);
+		fwq_insert_work(pwq, work, &pool->worklist, work_flags);
+		return;		/* the early read saw a running worker */
+	}
+	fwq_insert_work(pwq, work, &pool->worklist, work_flags);
+	if (mode == 2 && fwq_pool_nr_running(pool) > 0)
+		fwq_cm_sb_window(pool);
+	fwq_kick_pool(pool, wb, pwq->wq, FWQ_SITE_QUEUE);
 }
 
 /* in the worker's own thread, before it looks at any work */

@@ -471,6 +471,8 @@ extern atomic_t fwq_objects[FWQ_OBJ_NR];
 extern unsigned int fwq_dbg_kick_delay_us;
 extern bool fwq_dbg_force_cull;
 extern bool fwq_dbg_flush_skip_idle;
+extern unsigned int fwq_dbg_cm_sb;
+extern atomic64_t fwq_cm_sb_windows;
 extern bool fwq_cull_rekick;
 u64 fwq_debug_counter(const char *name);
 
@@ -694,6 +696,8 @@ void fwq_cm_exit(void);
 void fwq_cm_irq_work_fn(struct irq_work *iw);
 void fwq_cm_worker_start(struct fwq_worker *worker);
 void fwq_cm_worker_stop(struct fwq_worker *worker);
+void fwq_cm_dbg_sb_insert(struct fwq_pwq *pwq, struct fwq_work *work,
+			  unsigned long work_flags, struct fwq_wake_batch *wb);
 
 /* hotplug.c */
 int fwq_hotplug_init(void);

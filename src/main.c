@@ -20,6 +20,12 @@
  *                       reaps every idle_list worker, no floor, no age (H1)
  *   dbg_flush_skip_idle flush visits skip pwqs with nothing in flight (H8,
  *                       deliberately broken)
+ *   dbg_cm_sb           0..2: an enqueue onto a per-CPU pool waits, under
+ *                       pool->lock, for the running worker to block between
+ *                       its worklist insert and its nr_running read; 1 puts
+ *                       the read first (the order before the smp_mb() in
+ *                       fwq_need_more_worker(), a lost wakeup), 2 keeps the
+ *                       fixed order (see cm.c)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -155,10 +161,25 @@ module_param_cb(dbg_flush_skip_idle, &fwq_strict_bool_ops,
 		&fwq_dbg_flush_skip_idle, 0644);
 MODULE_PARM_DESC(dbg_flush_skip_idle, "debug: broken flush skipping idle pwqs (H8)");
 
+unsigned int fwq_dbg_cm_sb;
+
+static int fwq_cm_sb_set(const char *val, const struct kernel_param *kp)
+{
+	return fwq_uint_range_set(val, kp, 0, 2);
+}
+
+static const struct kernel_param_ops fwq_cm_sb_ops = {
+	.set = fwq_cm_sb_set,
+	.get = param_get_uint,
+};
+module_param_cb(dbg_cm_sb, &fwq_cm_sb_ops, &fwq_dbg_cm_sb, 0644);
+MODULE_PARM_DESC(dbg_cm_sb, "debug: widen the CM store-buffering window (0 off, 1 pre-fix order, 2 fixed order)");
+
 /**
  * fwq_debug_counter - read a global debug counter by name
  * @name: "kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
- *	"deferred_issue_under_lock" or "create_worker_injected"
+ *	"deferred_issue_under_lock", "create_worker_injected" or
+ *	"cm_sb_windows"
  *
  * Return: the counter, 0 for an unknown name.
  */
@@ -176,6 +197,8 @@ u64 fwq_debug_counter(const char *name)
 		return atomic64_read(&fwq_deferred_under_lock);
 	if (!strcmp(name, "create_worker_injected"))
 		return atomic64_read(&fwq_create_worker_injected);
+	if (!strcmp(name, "cm_sb_windows"))
+		return atomic64_read(&fwq_cm_sb_windows);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(fwq_debug_counter);

@@ -412,8 +412,12 @@ retry:
 		if (list_empty(&pool->worklist))
 			pool->last_progress_ts = jiffies;
 		trace_fwq_activate_work(work);
-		fwq_insert_work(pwq, work, &pool->worklist, work_flags);
-		fwq_kick_pool(pool, &wb, wq, FWQ_SITE_QUEUE);
+		if (unlikely(READ_ONCE(fwq_dbg_cm_sb))) {
+			fwq_cm_dbg_sb_insert(pwq, work, work_flags, &wb);
+		} else {
+			fwq_insert_work(pwq, work, &pool->worklist, work_flags);
+			fwq_kick_pool(pool, &wb, wq, FWQ_SITE_QUEUE);
+		}
 	} else {
 		work_flags |= FWQ_WORK_STRUCT_INACTIVE;
 		fwq_insert_work(pwq, work, &pwq->inactive_works, work_flags);

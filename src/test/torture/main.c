@@ -2,7 +2,8 @@
 /*
  * fwq_torture: locktorture-style stress test and race reproducers for fwq.
  *
- *	insmod fwq_torture.ko [mode=torture|h1|h8|inflight] [variant=...] [duration=60]
+ *	insmod fwq_torture.ko [mode=torture|h1|h8|cmsb|inflight] [variant=...]
+ *		[duration=60]
  *		[stat_interval=10] [nproducers=-1] [nflushers=2] [nchurn=1]
  *		[wq_types=0xf] [max_active=4] [onoff_interval=0]
  *		[onoff_holdoff=2] [stutter=0] [seed=0] [trials=200]
@@ -42,7 +43,7 @@
 
 static char *mode = "torture";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "torture (stress), h1 or h8 (race reproducers), inflight (stress until rmmod)");
+MODULE_PARM_DESC(mode, "torture (stress), h1, h8 or cmsb (race reproducers), inflight (stress until rmmod)");
 
 static char *variant = "";
 module_param(variant, charp, 0444);
@@ -94,11 +95,11 @@ MODULE_PARM_DESC(seed, "random seed, 0: pick one (printed)");
 
 static int trials = 200;
 module_param(trials, int, 0444);
-MODULE_PARM_DESC(trials, "h1/h8: number of trials (1..100000)");
+MODULE_PARM_DESC(trials, "h1/h8/cmsb: number of trials (1..100000)");
 
 static bool expect_fail;
 module_param(expect_fail, bool, 0444);
-MODULE_PARM_DESC(expect_fail, "h1/h8: the variant has the hole; pass only if caught");
+MODULE_PARM_DESC(expect_fail, "h1/h8/cmsb: the variant has the hole; pass only if caught");
 
 static bool selfcheck;
 module_param(selfcheck, bool, 0444);
@@ -234,7 +235,8 @@ static int tt_check_params(void)
 		return -EINVAL;
 	}
 	if (strcmp(mode, "torture") && strcmp(mode, "h1") &&
-	    strcmp(mode, "h8") && strcmp(mode, "inflight")) {
+	    strcmp(mode, "h8") && strcmp(mode, "cmsb") &&
+	    strcmp(mode, "inflight")) {
 		pr_err("invalid parameter mode=%s\n", mode);
 		return -EINVAL;
 	}
@@ -343,6 +345,8 @@ static int __init fwq_torture_init(void)
 		ret = tt_repro_h1(trials, expect_fail, seed);
 	else if (!strcmp(mode, "h8"))
 		ret = tt_repro_h8(trials, expect_fail, seed);
+	else if (!strcmp(mode, "cmsb"))
+		ret = tt_repro_cmsb(trials, expect_fail, seed);
 	else
 		ret = tt_torture();
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq_torture: race reproducers for hazards H1 and H8
+ * fwq_torture: race reproducers for hazards H1, H8 and H17
  * (docs/hazards.md).
  *
  * H8, the retired flush colour: "flush; queue a slow item to a pwq that was
@@ -20,6 +20,18 @@
  * item to kick the pool again, and counts a stranding. That wait is a
  * heuristic, so for a variant expected to pass it is reported as an
  * anomaly, never as a failure; failures are counter based.
+ *
+ * H17, CM store buffering (mode=cmsb): item A runs on a per-CPU
+ * workqueue on CPU X, and item B is queued behind it from another CPU
+ * while A blocks waiting for B. fwq.ko's dbg_cm_sb knob holds B's enqueue
+ * inside its window (see fwq_cm_dbg_sb_insert()) and bumps the counter
+ * "cm_sb_windows"; A polls that counter, so that it blocks exactly inside
+ * the window. dbg_cm_sb=1 puts the enqueue's nr_running read before its
+ * insert, as a store buffer may without the barrier, and B must be lost:
+ * A's wait for it times out (CMSB_LOST_MS) and B runs only after A
+ * returns. dbg_cm_sb=2 keeps the fixed order and B must run while A
+ * waits. A trial whose window did not open counts as a failure either
+ * way, so that a knob which is off cannot pass for a fix.
  */
 #define pr_fmt(fmt) "fwq-torture: " fmt
 
@@ -179,6 +191,145 @@ out:
 		return ret;
 	}
 	return rp_verdict("h8", run, failures, expect_fail, "");
+}
+
+#define CMSB_LOST_MS	3000	/* A gives up waiting for B: a lost wakeup */
+#define CMSB_POLL_MS	10000	/* A gives up waiting for the window */
+
+struct cmsb_pair {
+	struct fwq_work warm;
+	struct fwq_work a;
+	struct fwq_work b;
+	struct completion a_started;
+	struct completion b_done;
+	u64 (*counter)(const char *name);
+	u64 windows0;
+	bool window;		/* A saw the enqueue's window open */
+	bool a_saw_b;		/* B ran while A waited for it */
+};
+
+/* true if @c completed within @ms */
+static bool cmsb_wait_ms(struct completion *c, unsigned int ms)
+{
+	return wait_for_completion_timeout(c, msecs_to_jiffies(ms)) != 0;
+}
+
+static void cmsb_a_fn(struct fwq_work *work)
+{
+	struct cmsb_pair *p = container_of(work, struct cmsb_pair, a);
+	unsigned long end = jiffies + msecs_to_jiffies(CMSB_POLL_MS);
+
+	complete(&p->a_started);
+	/* running (counted in nr_running) until B's enqueue is in its window */
+	while (p->counter("cm_sb_windows") == p->windows0) {
+		if (time_after(jiffies, end))
+			break;
+		cond_resched();
+	}
+	p->window = p->counter("cm_sb_windows") != p->windows0;
+	/* blocks: the scheduler switches away from this worker */
+	p->a_saw_b = cmsb_wait_ms(&p->b_done, CMSB_LOST_MS);
+}
+
+static void cmsb_warm_fn(struct fwq_work *work)
+{
+}
+
+static void cmsb_b_fn(struct fwq_work *work)
+{
+	struct cmsb_pair *p = container_of(work, struct cmsb_pair, b);
+
+	complete(&p->b_done);
+}
+
+int tt_repro_cmsb(unsigned int trials, bool expect_fail, u32 seed)
+{
+	struct fwq_workqueue *wq;
+	struct cmsb_pair *p;
+	struct rnd_state rs;
+	int t, run = 0, lost = 0, closed = 0, ret = 0;
+	char extra[96];
+
+	prandom_seed_state(&rs, seed);
+	if (num_online_cpus() < 2) {
+		pr_info("cmsb: needs 2 online CPUs\n");
+		return rp_verdict("cmsb", 0, 0, false, " (skipped: 1 CPU)");
+	}
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	wq = fwq_alloc_workqueue_variant(&tt_variant, "fwqt_cmsb", 0, 0);
+	if (!p || !wq) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	p->counter = symbol_get(fwq_debug_counter);
+	if (!p->counter) {
+		ret = -ENOENT;
+		goto out;
+	}
+	FWQ_INIT_WORK(&p->warm, cmsb_warm_fn);
+	FWQ_INIT_WORK(&p->a, cmsb_a_fn);
+	FWQ_INIT_WORK(&p->b, cmsb_b_fn);
+
+	for (t = 0; t < trials; t++) {
+		int here, x;
+
+		if (signal_pending(current))
+			break;
+		init_completion(&p->a_started);
+		init_completion(&p->b_done);
+		p->window = false;
+		p->a_saw_b = false;
+		p->windows0 = p->counter("cm_sb_windows");
+		/* the enqueue spins in its window: never on A's CPU */
+		migrate_disable();
+		here = raw_smp_processor_id();
+		x = rp_other_cpu(here, &rs);
+		/*
+		 * A worker that starts up, or one still on its way to idle,
+		 * would find B: run one item first, so that the pool's spare
+		 * idle worker exists, and let every worker settle idle.
+		 */
+		fwq_queue_work_on(x, wq, &p->warm);
+		fwq_flush_work(&p->warm);
+		schedule_timeout_uninterruptible(msecs_to_jiffies(20));
+		fwq_queue_work_on(x, wq, &p->a);
+		wait_for_completion(&p->a_started);
+		fwq_queue_work_on(x, wq, &p->b);
+		migrate_enable();
+		fwq_flush_workqueue(wq);
+		run++;
+		if (!p->window) {
+			closed++;
+			pr_err("cmsb trial %d (CPU %d): the enqueue window never opened (dbg_cm_sb off, or cm_mode=off?)\n",
+			       t, x);
+		} else if (!p->a_saw_b) {
+			lost++;
+			if (lost <= 10)
+				pr_err("%s cmsb trial %d (CPU %d): B sat on the worklist while A waited %d ms for it: lost wakeup\n",
+				       expect_fail ? "(expected)" : "!!!", t, x,
+				       CMSB_LOST_MS);
+		}
+	}
+	if (run < trials)
+		tt_anomaly("cmsb: interrupted after %d of %u trials\n", run,
+			   trials);
+out:
+	if (wq)
+		fwq_destroy_workqueue(wq);
+	if (p && p->counter)
+		symbol_put(fwq_debug_counter);
+	kfree(p);
+	if (ret) {
+		tt_fail("cmsb: setup failed: %d\n", ret);
+		return ret;
+	}
+	snprintf(extra, sizeof(extra), " lost=%d window_closed=%d", lost,
+		 closed);
+	/* a closed window is a failure in both directions */
+	if (closed)
+		return rp_verdict("cmsb", run, expect_fail ? 0 : closed,
+				  expect_fail, extra);
+	return rp_verdict("cmsb", run, lost, expect_fail, extra);
 }
 
 /* fwq.ko's debug counter, if this fwq.ko has it */

@@ -184,5 +184,6 @@ u64 fwq_debug_counter(const char *name);
 /* repro.c */
 int tt_repro_h1(unsigned int trials, bool expect_fail, u32 seed);
 int tt_repro_h8(unsigned int trials, bool expect_fail, u32 seed);
+int tt_repro_cmsb(unsigned int trials, bool expect_fail, u32 seed);
 
 #endif /* _FWQ_TORTURE_H */
