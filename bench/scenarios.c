@@ -694,11 +694,11 @@ static void report_cdf(struct bench_out *o, const char *key,
 	bo_arr_close(o);
 }
 
+static_assert(ARRAY_SIZE(((const char *[])FWQ_WAKE_SITE_NAMES)) == FWQ_SITE_NR);
+
 static void report_stats(struct bench_out *o, struct bench_run *run)
 {
-	static const char * const site[FWQ_SITE_NR] = {
-		"queue", "chain", "cm", "other",
-	};
+	static const char * const site[] = FWQ_WAKE_SITE_NAMES;
 	struct fwq_wq_stats *a = &run->st0, *b = &run->st1;
 	u64 total = 0, locked = 0, queued, flushes, w;
 	char key[48];

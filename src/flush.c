@@ -232,7 +232,8 @@ static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
 	by->lock_cycles += wq->flush_lock_cycles - cycles;
 
 	if (flush_color >= 0 && atomic_dec_and_test(&wq->nr_pwqs_to_flush))
-		complete(&wq->first_flusher->done);
+		fwq_wake_complete(&wq->first_flusher->done,
+				  wq->first_flusher->task, wq);
 	return wait;
 }
 
@@ -241,6 +242,7 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 	struct fwq_flusher this_flusher = {
 		.list = LIST_HEAD_INIT(this_flusher.list),
 		.flush_color = -1,
+		.task = current,
 	};
 	int next_color;
 
@@ -311,7 +313,7 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 			if (next->flush_color != wq->flush_color)
 				break;
 			list_del_init(&next->list);
-			complete(&next->done);
+			fwq_wake_complete(&next->done, next->task, wq);
 		}
 		fwq_check(list_empty(&wq->flusher_overflow) ||
 			  wq->flush_color == fwq_work_next_color(wq->work_color),
@@ -426,8 +428,11 @@ struct fwq_barrier {
 static void fwq_barrier_func(struct fwq_work *work)
 {
 	struct fwq_barrier *barr = container_of(work, struct fwq_barrier, work);
+	struct fwq_worker *worker = fwq_current_worker();
 
-	complete(&barr->done);
+	fwq_wake_complete(&barr->done, barr->task,
+			  worker && worker->current_pwq ?
+			  worker->current_pwq->wq : NULL);
 }
 
 /*

@@ -31,6 +31,8 @@
 TRACE_DEFINE_ENUM(FWQ_SITE_QUEUE);
 TRACE_DEFINE_ENUM(FWQ_SITE_CHAIN);
 TRACE_DEFINE_ENUM(FWQ_SITE_CM);
+TRACE_DEFINE_ENUM(FWQ_SITE_FLUSH);
+TRACE_DEFINE_ENUM(FWQ_SITE_RELEASE);
 TRACE_DEFINE_ENUM(FWQ_SITE_OTHER);
 TRACE_DEFINE_ENUM(FWQ_FLUSH_EACH);
 TRACE_DEFINE_ENUM(FWQ_FLUSH_COALESCE);
@@ -39,11 +41,14 @@ TRACE_DEFINE_ENUM(FWQ_CULL_IDLE);
 TRACE_DEFINE_ENUM(FWQ_CULL_FORCED);
 TRACE_DEFINE_ENUM(FWQ_CULL_DESTROY);
 
+/* the names of FWQ_WAKE_SITE_NAMES (include/fwq/fwq.h), in enum order */
 #define fwq_show_site(site)						\
 	__print_symbolic(site,						\
 			 { FWQ_SITE_QUEUE, "queue" },			\
 			 { FWQ_SITE_CHAIN, "chain" },			\
 			 { FWQ_SITE_CM, "cm" },				\
+			 { FWQ_SITE_FLUSH, "flush" },			\
+			 { FWQ_SITE_RELEASE, "release" },		\
 			 { FWQ_SITE_OTHER, "other" })
 
 #define fwq_show_flush(flush)						\
@@ -208,14 +213,15 @@ TRACE_EVENT(fwq_flush_end,
 );
 
 /*
- * fwq_wakeup - fwq woke a worker (or a rescuer, or a new kthread)
- * @task: the woken task
+ * fwq_wakeup - fwq woke a task: a worker, a rescuer, a new kthread, a
+ *	flusher, the pwq release worker or a pool's destroyer
+ * @task: the woken task, or NULL when fwq does not know it (pid 0)
  * @wq: the workqueue it is counted for, or NULL ("(global)" in stats)
  * @site: enum fwq_wake_site
  * @locked: a pool lock was held on this CPU at the wake_up_process()
  *
- * Every wakeup fwq issues, from fwq_wake_task(), right where debugfs stats
- * count it: per workqueue the events with locked=1 add up to the
+ * Every wakeup fwq issues, from fwq_wake_task() or fwq_wake_count(), right
+ * where debugfs stats count it: per workqueue the events with locked=1 add up to the
  * wake_*_locked counters.
  */
 TRACE_EVENT(fwq_wakeup,
@@ -229,7 +235,7 @@ TRACE_EVENT(fwq_wakeup,
 			     ),
 	    TP_fast_assign(strscpy(__entry->workqueue,
 				   wq ? wq->name : "(global)", FWQ_NAME_LEN);
-			   __entry->pid = task->pid;
+			   __entry->pid = task ? task->pid : 0;
 			   __entry->site = site;
 			   __entry->locked = locked;
 			   ),

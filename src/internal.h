@@ -314,6 +314,7 @@ struct fwq_flusher {
 	struct list_head	list;		/* WQ: flusher_queue/overflow */
 	int			flush_color;	/* WQ */
 	struct completion	done;
+	struct task_struct	*task;		/* I: the flusher, for counting */
 	/* WQ: what the walks this caller ran did (tracepoint fwq_flush_end) */
 	u64			pwqs_visited;
 	u64			lock_cycles;
@@ -603,6 +604,10 @@ static inline struct fwq_wq_pcpu_stats *fwq_wq_stats(struct fwq_workqueue *wq)
 /* wake.c */
 void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
 		   enum fwq_wake_site site);
+void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
+		    enum fwq_wake_site site);
+void fwq_wake_complete(struct completion *done, struct task_struct *task,
+		       struct fwq_workqueue *wq);
 void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
 			struct fwq_workqueue *wq, enum fwq_wake_site site,
 			bool ref);

@@ -535,7 +535,9 @@ bool fwq_manage_workers(struct fwq_worker *worker)
 
 	pool->manager = NULL;
 	pool->flags &= ~POOL_MANAGER_ACTIVE;
-	rcuwait_wake_up(&fwq_manager_wait);
+	/* a pool's destroyer may wait for the manager to finish */
+	if (rcuwait_wake_up(&fwq_manager_wait))
+		fwq_wake_count(NULL, NULL, FWQ_SITE_OTHER);
 	return true;
 }
 

@@ -72,7 +72,9 @@ void fwq_put_pwq(struct fwq_pwq *pwq)
 	if (--pwq->refcnt)
 		return;
 	/* the release sleeps: bounce it to the release kthread_worker */
-	kthread_queue_work(fwq_release_worker, &pwq->release_work);
+	if (kthread_queue_work(fwq_release_worker, &pwq->release_work))
+		fwq_wake_count(fwq_release_worker->task, pwq->wq,
+			       FWQ_SITE_RELEASE);
 }
 
 void fwq_put_pwq_unlocked(struct fwq_pwq *pwq)
@@ -293,7 +295,8 @@ void fwq_pwq_dec_nr_in_flight(struct fwq_pwq *pwq, unsigned long work_data,
 	/* this pwq is done with the flush color */
 	pwq->flush_color = -1;
 	if (atomic_dec_and_test(&wq->nr_pwqs_to_flush))
-		complete(&wq->first_flusher->done);
+		fwq_wake_complete(&wq->first_flusher->done,
+				  wq->first_flusher->task, wq);
 out_put:
 	fwq_put_pwq(pwq);
 }

@@ -81,12 +81,8 @@ void fwq_lockstat_read(struct fwq_lockstat *out)
 }
 EXPORT_SYMBOL_GPL(fwq_lockstat_read);
 
-static const char *const fwq_site_names[FWQ_SITE_NR] = {
-	[FWQ_SITE_QUEUE] = "queue",
-	[FWQ_SITE_CHAIN] = "chain",
-	[FWQ_SITE_CM] = "cm",
-	[FWQ_SITE_OTHER] = "other",
-};
+static const char *const fwq_site_names[] = FWQ_WAKE_SITE_NAMES;
+static_assert(ARRAY_SIZE(fwq_site_names) == FWQ_SITE_NR);
 
 /* debugfs "stats": one line per workqueue, wq_monitor style */
 void fwq_stats_show(struct seq_file *m)

@@ -26,9 +26,10 @@
  * happens inside an RCU read-side section, and a task's final put happens
  * at the earliest one grace period after it exits.
  *
- * Every wakeup fwq issues goes through fwq_wake_task(), which counts it per
- * workqueue, per site, and by whether a pool lock is held on this CPU (the
- * per-CPU depth kept by the fwq_pool_lock*() wrappers).
+ * Every wakeup fwq issues goes through fwq_wake_task(), or is counted by
+ * fwq_wake_count() (completions, the pwq release bounce, the manager's
+ * rcuwait): per workqueue, per site, and by whether a pool lock is held on
+ * this CPU (the per-CPU depth kept by the fwq_pool_lock*() wrappers).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,13 +43,25 @@ DEFINE_PER_CPU(int, fwq_pool_lock_depth);
 atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];
 atomic64_t fwq_deferred_under_lock;
 
-void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
-		   enum fwq_wake_site site)
+/**
+ * fwq_wake_count - count a wakeup that fwq issued by other means
+ * @task: the task woken, or NULL if unknown (the tracepoint's pid 0)
+ * @wq: the workqueue it is counted for, or NULL
+ * @site: the call site
+ *
+ * For wakeups that go through complete(), kthread_queue_work() or an
+ * rcuwait rather than wake_up_process(): called right next to them, on the
+ * same CPU and under the same locks, so that "under a pool lock" is
+ * decided as for fwq_wake_task(). Before a completion, which may free
+ * @task's interest in @wq; after the others, whose return says whether a
+ * task was to be woken.
+ */
+void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
+		    enum fwq_wake_site site)
 {
 	int held = this_cpu_read(fwq_pool_lock_depth) ? 1 : 0;
 
 	trace_fwq_wakeup(task, wq, site, held);
-	wake_up_process(task);
 	if (wq)
 		this_cpu_inc(wq->pcpu_stats->wakeups[site][held]);
 	else
@@ -59,6 +72,30 @@ void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
 		else if (site == FWQ_SITE_CHAIN)
 			fwq_lockstat_wakeup_locked(FWQ_LS_CHAIN);
 	}
+}
+
+void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
+		   enum fwq_wake_site site)
+{
+	wake_up_process(task);
+	fwq_wake_count(task, wq, site);
+}
+
+/**
+ * fwq_wake_complete - complete() a waiter and count the wakeup
+ * @done: the completion
+ * @task: the waiter, or NULL if unknown
+ * @wq: the workqueue it is counted for, or NULL
+ */
+void fwq_wake_complete(struct completion *done, struct task_struct *task,
+		       struct fwq_workqueue *wq)
+{
+	/*
+	 * Count first: once completed, the waiter may return, destroy @wq
+	 * and exit.
+	 */
+	fwq_wake_count(task, wq, FWQ_SITE_FLUSH);
+	complete(done);
 }
 
 void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,

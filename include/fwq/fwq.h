@@ -639,16 +639,33 @@ void fwq_drain_workqueue(struct fwq_workqueue *wq);
  * @FWQ_SITE_QUEUE: __queue_work and activation of inactive work
  * @FWQ_SITE_CHAIN: the chain kick in process_one_work
  * @FWQ_SITE_CM: per-CPU concurrency management (a worker went to sleep)
- * @FWQ_SITE_OTHER: manager, mayday, hotplug and destruction
+ * @FWQ_SITE_FLUSH: the completion that ends a flusher's wait (the last
+ *	item of a flush color, the flusher cascade, a flush_work barrier)
+ * @FWQ_SITE_RELEASE: the bounce of a pwq release to fwq's kthread worker
+ * @FWQ_SITE_OTHER: manager (and its destroyer's wait), mayday, hotplug,
+ *	destruction
  * @FWQ_SITE_NR: number of sites
+ *
+ * Worker wakeups go through wake_up_process(); the FLUSH and RELEASE sites
+ * wake their task through complete() and kthread_queue_work(), and count
+ * the call, whether or not the task was already awake.
  */
 enum fwq_wake_site {
 	FWQ_SITE_QUEUE,
 	FWQ_SITE_CHAIN,
 	FWQ_SITE_CM,
+	FWQ_SITE_FLUSH,
+	FWQ_SITE_RELEASE,
 	FWQ_SITE_OTHER,
 	FWQ_SITE_NR,
 };
+
+/*
+ * The sites' names, in enum order: the "wake_<name>_locked" keys of
+ * debugfs stats and the "wakeups_<name>_*" keys of fwq_bench.
+ */
+#define FWQ_WAKE_SITE_NAMES \
+	{ "queue", "chain", "cm", "flush", "release", "other" }
 
 /**
  * struct fwq_wq_stats - cumulative counters of one workqueue
@@ -658,8 +675,8 @@ enum fwq_wake_site {
  * @flushes: fwq_flush_workqueue() calls (drain passes included)
  * @flush_pwqs_visited: pwqs visited by flushes, in total
  * @flush_lock_cycles: pool-lock acquisitions made by flushes, in total
- * @wakeups: worker wakeups issued on behalf of this workqueue, by site and
- *	by whether a pool lock was held at the wake_up_process() call
+ * @wakeups: wakeups issued on behalf of this workqueue, by site and
+ *	by whether a pool lock was held at the wakeup call
  *	([site][0] = no lock held, [site][1] = under a pool lock)
  */
 struct fwq_wq_stats {

@@ -5,7 +5,8 @@
  * on the enqueue and chain-kick paths, and still lose no wakeup (every
  * item runs); the locked variant wakes under the lock. Checked through
  * fwq_workqueue_get_stats() wakeups[site][locked]. Runs per wake x
- * kicked_list variant.
+ * kicked_list variant. Also: the wakeups that do not wake a worker (a
+ * flusher's completion, the pwq release bounce) are counted too.
  */
 #include <linux/delay.h>
 #include <linux/kernel.h>
@@ -132,9 +133,167 @@ static void test_wakeups_outside_lock(struct fwq_ktap_test *t)
 	}
 }
 
+/* the wakeups of @st summed over sites and lock states */
+static u64 wc_total(const struct fwq_wq_stats *st)
+{
+	u64 sum = 0;
+	int s;
+
+	for (s = 0; s < FWQ_SITE_NR; s++)
+		sum += st->wakeups[s][0] + st->wakeups[s][1];
+	return sum;
+}
+
+struct wc_hold {
+	struct fwq_work work;
+	struct completion started;
+	struct completion release;
+};
+
+static void wc_hold_fn(struct fwq_work *work)
+{
+	struct wc_hold *h = container_of(work, struct wc_hold, work);
+
+	complete(&h->started);
+	wait_for_completion(&h->release);
+}
+
+static void wc_flush_thread(void *arg)
+{
+	fwq_flush_workqueue(arg);
+}
+
+static void wc_flush_work_thread(void *arg)
+{
+	fwq_flush_work(arg);
+}
+
+static void wc_unstick(void *arg)
+{
+	struct wc_hold *h = arg;
+
+	complete(&h->release);
+}
+
+/* FWQ_SITE_FLUSH and FWQ_SITE_RELEASE counts of @wq since @a */
+static void wc_sites(struct fwq_workqueue *wq, const struct fwq_wq_stats *a,
+		     u64 *total, u64 *flush, u64 *release)
+{
+	struct fwq_wq_stats b;
+
+	fwq_workqueue_get_stats(wq, &b);
+	*total = wc_total(&b) - wc_total(a);
+	*flush = b.wakeups[FWQ_SITE_FLUSH][0] + b.wakeups[FWQ_SITE_FLUSH][1] -
+		 a->wakeups[FWQ_SITE_FLUSH][0] - a->wakeups[FWQ_SITE_FLUSH][1];
+	*release = b.wakeups[FWQ_SITE_RELEASE][0] +
+		   b.wakeups[FWQ_SITE_RELEASE][1] -
+		   a->wakeups[FWQ_SITE_RELEASE][0] -
+		   a->wakeups[FWQ_SITE_RELEASE][1];
+}
+
+/*
+ * Invariant: every wakeup fwq issues is counted, not only those of
+ * wake_up_process(). While an item runs (its worker woken already), a
+ * flush of the workqueue and a flush_work() of the item each end with a
+ * completion of their waiter: the workqueue's wakeup count grows, at the
+ * flush site. An attrs change that retires pwqs bounces their release to
+ * the release worker: counted at the release site. (Before these sites
+ * were counted, both flushes left the total unchanged.)
+ */
+static void test_every_wakeup_counted(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue_attrs *attrs = NULL;
+	struct fwq_workqueue *wq;
+	struct fwqt_thread th;
+	struct fwq_wq_stats a;
+	struct fwq_variant v;
+	struct wc_hold h;
+	u64 total, flush, release;
+
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_SYSTEM, 3);
+	if (!wq)
+		return;
+	FWQ_INIT_WORK(&h.work, wc_hold_fn);
+	init_completion(&h.started);
+	init_completion(&h.release);
+
+	/* a flush of the workqueue waits for the running item */
+	FWQ_EXPECT(t, fwq_queue_work(wq, &h.work));
+	if (!fwqt_wait(t, &h.started, "held item start"))
+		goto out;
+	fwq_workqueue_get_stats(wq, &a);
+	if (FWQ_EXPECT_EQ(t, fwqt_thread_start(&th, wc_flush_thread, wq, -1,
+					       "wcflush"), 0)) {
+		/* the flusher is waiting once a flush is counted */
+		while (!fwqt_thread_done(&th)) {
+			struct fwq_wq_stats now;
+
+			fwq_workqueue_get_stats(wq, &now);
+			if (now.flushes > a.flushes)
+				break;
+			usleep_range(1000, 2000);
+		}
+		msleep(20);
+		complete(&h.release);
+		fwqt_thread_join(t, &th, wc_unstick, &h, "flusher");
+	} else {
+		complete(&h.release);
+	}
+	wc_sites(wq, &a, &total, &flush, &release);
+	fwq_ktap_diag("flush of a busy workqueue: %llu wakeups counted, %llu at the flush site",
+		      total, flush);
+	FWQ_EXPECT(t, total >= 1);
+	FWQ_EXPECT(t, flush >= 1);
+
+	/* flush_work() of the running item */
+	reinit_completion(&h.started);
+	reinit_completion(&h.release);
+	FWQ_EXPECT(t, fwq_queue_work(wq, &h.work));
+	if (!fwqt_wait(t, &h.started, "held item start"))
+		goto out;
+	fwq_workqueue_get_stats(wq, &a);
+	if (FWQ_EXPECT_EQ(t, fwqt_thread_start(&th, wc_flush_work_thread,
+					       &h.work, -1, "wcfwork"), 0)) {
+		msleep(50);
+		complete(&h.release);
+		fwqt_thread_join(t, &th, wc_unstick, &h, "flush_work");
+	} else {
+		complete(&h.release);
+	}
+	fwq_flush_workqueue(wq);
+	wc_sites(wq, &a, &total, &flush, &release);
+	fwq_ktap_diag("flush_work of a running item: %llu wakeups counted, %llu at the flush site",
+		      total, flush);
+	FWQ_EXPECT(t, flush >= 1);
+
+	/* new attrs retire the old pwqs: their release is bounced */
+	attrs = fwq_alloc_workqueue_attrs();
+	if (!FWQ_EXPECT(t, attrs))
+		goto out;
+	attrs->nice = 4;
+	attrs->affn_scope = FWQ_AFFN_SYSTEM;
+	attrs->variant = v;
+	fwq_workqueue_get_stats(wq, &a);
+	if (!FWQ_EXPECT_EQ(t, fwq_apply_workqueue_attrs(wq, attrs), 0))
+		goto out;
+	/* the release runs on the release worker: let it finish */
+	fwq_queue_work(wq, &h.work);
+	complete(&h.release);
+	fwq_flush_workqueue(wq);
+	wc_sites(wq, &a, &total, &flush, &release);
+	fwq_ktap_diag("attrs change: %llu wakeups counted, %llu at the release site",
+		      total, release);
+	FWQ_EXPECT(t, release >= 1);
+out:
+	fwq_free_workqueue_attrs(attrs);
+	fwq_destroy_workqueue(wq);
+}
+
 static const struct fwq_ktap_case wakecount_cases[] = {
 	FWQT_CASE("deferred_wake_not_under_pool_lock",
 		  test_wakeups_outside_lock, WK),
+	FWQT_CASE("every_wakeup_counted", test_every_wakeup_counted, W),
 	{}
 };
 
