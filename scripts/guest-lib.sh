@@ -130,6 +130,37 @@ fwq_read_debugfs() {
 	[ $_bad -eq 0 ] && [ $_n -gt 0 ]
 }
 
+# fwq_workers_pinned: no fwq kthread (worker "fwq/N:M", "fwq/uN:M" or
+# rescuer "fwq/R-...") lets user space change its affinity: taskset must
+# fail and the affinity stay as it was, as for the kernel's workers
+# (PF_NO_SETAFFINITY). Fails if there is no per-CPU worker to try.
+fwq_workers_pinned() {
+	local _c _p _comm _before _n=0 _pcpu=0 _bad=0
+
+	for _c in /proc/[0-9]*/comm; do
+		_comm=$(cat "$_c" 2>/dev/null) || continue
+		case "$_comm" in
+		fwq/[0-9]*:*) _pcpu=$((_pcpu + 1)) ;;
+		fwq/u*|fwq/R-*) ;;
+		*) continue ;;
+		esac
+		_p=${_c#/proc/}
+		_p=${_p%/comm}
+		_before=$(taskset -p "$_p" 2>/dev/null) || continue
+		_n=$((_n + 1))
+		if taskset -p 1 "$_p" > /dev/null 2>&1; then
+			echo "taskset moved $_comm (pid $_p)"
+			_bad=1
+		fi
+		if [ "$(taskset -p "$_p" 2>/dev/null)" != "$_before" ]; then
+			echo "affinity of $_comm (pid $_p) changed"
+			_bad=1
+		fi
+	done
+	echo "$_n fwq kthreads tried ($_pcpu per-CPU workers)"
+	[ $_bad -eq 0 ] && [ $_pcpu -gt 0 ]
+}
+
 # fwq_cpus_cycle: offline, then online, every CPU but 0 (those that can).
 fwq_cpus_cycle() {
 	for _c in /sys/devices/system/cpu/cpu[0-9]*; do

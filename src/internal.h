@@ -640,6 +640,7 @@ int fwq_rescuer_thread(void *data);
 struct fwq_worker *fwq_current_worker(void);
 
 /* pool.c */
+void fwq_kthread_no_setaffinity(struct task_struct *task);
 typedef void (*fwq_pool_fn)(struct fwq_pool *pool);
 int fwq_create_worker(struct fwq_pool *pool);
 void fwq_worker_attach_to_pool(struct fwq_worker *worker,

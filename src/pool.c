@@ -33,6 +33,12 @@ static struct fwq_pool **fwq_cpu_pools[FWQ_NR_POOL_VARIANTS];
 
 #define FWQ_MAYDAY_INITIAL_TIMEOUT	(HZ / 100 >= 2 ? HZ / 100 : 2)
 #define FWQ_MAYDAY_INTERVAL		(HZ / 10)
+/*
+ * Mainline waits HZ between failed creations; fwq waits HZ / 10 because
+ * its fault injection (fail_create_worker) fails creation on purpose in
+ * the tests, where a 1 s cool-down only makes every such run slower.
+ * docs/mainline.md lists this with fwq's other departures.
+ */
 #define FWQ_CREATE_COOLDOWN		(HZ / 10)
 
 static int fwq_pool_variant_idx(enum fwq_wake wake, enum fwq_kicked kicked)
@@ -184,6 +190,23 @@ static int fwq_pool_assign_id(struct fwq_pool *pool)
 	return ret;
 }
 
+/**
+ * fwq_kthread_no_setaffinity - keep user space from moving an fwq kthread
+ * @task: a new kthread of fwq's, not yet woken
+ *
+ * Mainline binds workers and rescuers with kthread_bind_mask(), which sets
+ * PF_NO_SETAFFINITY: sched_setaffinity() (taskset, cpusets) then fails with
+ * -EINVAL, and only the workqueue moves its kthreads. kthread_bind_mask()
+ * is not exported; kthread_bind() is, and sets the flag the same way. It
+ * pins @task to one CPU, so the cpumask is widened to every CPU again
+ * right away; the pool's own mask follows at attach.
+ */
+void fwq_kthread_no_setaffinity(struct task_struct *task)
+{
+	kthread_bind(task, cpumask_first(cpu_possible_mask));
+	set_cpus_allowed_ptr(task, cpu_possible_mask);
+}
+
 void fwq_worker_attach_to_pool(struct fwq_worker *worker,
 			       struct fwq_pool *pool)
 {
@@ -280,6 +303,7 @@ static int __fwq_create_worker(struct fwq_pool *pool, bool inject)
 	get_task_struct(task);
 	worker->task = task;
 	set_user_nice(task, pool->attrs.nice);
+	fwq_kthread_no_setaffinity(task);
 
 	fwq_worker_attach_to_pool(worker, pool);
 

@@ -533,6 +533,9 @@ static int fwq_init_rescuer(struct fwq_workqueue *wq)
 	}
 	get_task_struct(task);
 	rescuer->task = task;
+	/* as mainline: the highest priority, and no setaffinity from outside */
+	set_user_nice(task, MIN_NICE);
+	fwq_kthread_no_setaffinity(task);
 	wq->rescuer = rescuer;
 	wake_up_process(task);
 	return 0;

@@ -55,7 +55,8 @@ static void rs_restore(const char *old)
  * Invariant (H16): with worker creation failing, every item of an
  * FWQ_MEM_RECLAIM workqueue completes, and some ran in the rescuer
  * ("fwq/R-..."); a workqueue without a rescuer completes its items once
- * the injection stops (diagnostic: whether it stalled meanwhile).
+ * the injection stops (diagnostic: whether it stalled meanwhile). The
+ * rescuer runs at MIN_NICE, as in mainline.
  */
 static void test_rescuer_progress(struct fwq_ktap_test *t)
 {
@@ -65,7 +66,7 @@ static void test_rescuer_progress(struct fwq_ktap_test *t)
 	struct rs_ctx c = {}, pc = {};
 	struct fwq_variant v;
 	char old[32];
-	int i, nice = RS_NICE + (int)t->param;
+	int i, nice = RS_NICE + (int)t->param, rescuers;
 
 	if (fwqt_param_read(RS_KNOB, old, sizeof(old)) < 0) {
 		FWQ_KTAP_SKIP(t, "fwq.ko has no fail_create_worker parameter");
@@ -75,8 +76,12 @@ static void test_rescuer_progress(struct fwq_ktap_test *t)
 	items = kcalloc(RS_ITEMS, sizeof(*items), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, items))
 		return;
+	rescuers = fwqt_count_workers("fwq/R-", MIN_NICE);
 	wq = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM,
 				nice);
+	/* mainline's rescuer runs at the highest priority (MIN_NICE) */
+	FWQ_EXPECT_EQ(t, fwqt_count_workers("fwq/R-", MIN_NICE),
+		      rescuers + 1);
 	plain = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_SYSTEM, nice - 5);
 	if (!wq || !plain)
 		goto out;
