@@ -17,9 +17,15 @@
  * WR: written under wq->mutex, read under RCU.
  * WO: written under wq->mutex with WRITE_ONCE(), read with READ_ONCE().
  * MD: fwq_mayday_lock.
- * FN: pwq->flush_node membership changes under the fpn->lock of the pwq's
- *     node (added only with the pool->lock held, removed under pool->lock
- *     during a flush visit or from the release path under wq->mutex).
+ * FN: pwq->flush_node (flush=active). The pwq is on its node's fpn->pwqs,
+ *     on the private list of the flusher that holds wq->mutex, or on
+ *     neither (empty). The enqueue adds it, only if empty, under its
+ *     pool->lock and fpn->lock. The flusher splices fpn->pwqs onto its
+ *     private list under fpn->lock alone, takes each pwq off that list
+ *     under the pwq's pool->lock, and puts it back on fpn->pwqs (pool->lock
+ *     and fpn->lock) while items are in flight. The release path deletes
+ *     it under wq->mutex and fpn->lock. So emptiness may be tested under
+ *     pool->lock or wq->mutex; fpn->pwqs itself needs fpn->lock.
  * AT: atomic.
  *
  * Lock nesting order, outer to inner (the one place it is written down):
@@ -28,17 +34,22 @@
  *   2. fwq_pool_mutex
  *   3. wq->mutex
  *   4. fwq_pool_attach_mutex
- *   5. pool->lock (raw, IRQs off). Two pool locks never nest blindly: the
- *      activation of a pending pwq of another pool uses trylock and drops
- *      the caller's pool->lock when that fails.
+ *   5. pool->lock (raw, IRQs off). Two pool locks are never held at once.
  *   6. innermost, under pool->lock: fwq_mayday_lock, nna->lock, fpn->lock,
- *      scheduler locks (only for the "locked" wake variant, the non-hot
- *      kick sites that still wake under the lock, and the manager's
- *      rcuwait_wake_up() of a pool's destroyer), timer bases, the
+ *      the scheduler's locks of every wakeup issued under a pool lock
+ *      (wake=locked's kicks; the kick sites that still wake under the lock
+ *      whatever the variant; complete() of a flusher by the last item of
+ *      its colour; the manager's rcuwait_wake_up() of a pool's destroyer;
+ *      the debugfs stats count them all as "_locked"), timer bases, the
  *      pwq-release kthread_worker lock. All of them are raw spinlocks: no
  *      spinlock_t (a sleeping lock on PREEMPT_RT) is ever taken under a
  *      pool->lock, which the lockdep lane proves with
  *      CONFIG_PROVE_RAW_LOCK_NESTING.
+ *   The one exception to 5-6 is the hand-over of a freed nr_active slot to
+ *   a pending pwq of another pool (fwq_node_activate_pending_pwq()): it
+ *   drops its own pool->lock and, holding nna->lock, only trylocks the
+ *   other pool->lock; when that fails it drops nna->lock, takes the
+ *   pool->lock, then nna->lock again.
  *   A flusher takes fpn->lock without a pool->lock for its splice, and never
  *   takes a pool->lock while holding an fpn->lock.
  */
@@ -202,7 +213,11 @@ struct fwq_pool {
 	int			node;		/* I: NUMA node or NUMA_NO_NODE */
 	int			id;		/* I: pool id (idr) */
 	bool			highpri;	/* I: per-CPU highpri pool */
-	unsigned int		flags;		/* L: POOL_* */
+	/*
+	 * L: POOL_*; POOL_DISASSOCIATED is also written under
+	 * fwq_pool_attach_mutex, so attach may read it under A alone
+	 */
+	unsigned int		flags;
 
 	unsigned long		last_progress_ts; /* L: watchdog stamp */
 
@@ -284,9 +299,9 @@ struct fwq_pwq {
 
 /**
  * struct fwq_nna - per-node nr_active of an unbound workqueue
- * @max: per-node max_active
- * @nr: active items in the node
- * @lock: nests inside pool locks
+ * @max: WO: per-node max_active (written under wq->mutex, read bare)
+ * @nr: AT: active items in the node
+ * @lock: nests inside pool locks (see the legend for the one trylock)
  * @pending_pwqs: LN: pwqs waiting for an nr_active slot
  */
 struct fwq_nna {
@@ -384,7 +399,8 @@ struct fwq_workqueue {
 
 	struct rcu_head		rcu;
 
-	unsigned int		flags ____cacheline_aligned; /* WQ: FWQ_* */
+	/* WO: FWQ_*; the enqueue reads __FWQ_DESTROYING/__FWQ_DRAINING bare */
+	unsigned int		flags ____cacheline_aligned;
 	struct fwq_pwq __rcu * __percpu *cpu_pwq;	/* I: per-CPU pwqs */
 	struct fwq_wq_pcpu_stats __percpu *pcpu_stats;	/* I */
 	struct fwq_flush_pnode	*fpn;		/* I: [nr_node_ids + 1] */
@@ -395,9 +411,15 @@ struct fwq_workqueue {
  * struct fwq_worker - one worker kthread
  */
 struct fwq_worker {
+	/*
+	 * L: on idle_list (idle), on kicked_list (kicked, kicked_list=on),
+	 * empty (claimed by wake=claim with kicked_list=off: off both lists,
+	 * still WORKER_IDLE, until it leaves idle; or dying), or, as hentry,
+	 * in busy_hash while it runs an item
+	 */
 	union {
-		struct list_head	entry;	/* L: idle or kicked list */
-		struct hlist_node	hentry;	/* L: busy_hash */
+		struct list_head	entry;
+		struct hlist_node	hentry;
 	};
 	struct fwq_work		*current_work;	/* K */
 	fwq_work_func_t		current_func;	/* K */
@@ -424,7 +446,7 @@ struct fwq_worker {
 #if FWQ_HAVE_PREEMPT_NOTIFIERS
 	struct preempt_notifier	pn;		/* S: CM hooks */
 #endif
-	struct fwq_wake_batch	wb;		/* K: deferred wakeups */
+	struct fwq_wake_batch	wb;		/* S: deferred wakeups */
 };
 
 /* why a worker leaves its pool (tracepoint fwq_worker_cull) */
