@@ -79,30 +79,26 @@ static int fwq_uint_range_set(const char *val, const struct kernel_param *kp,
 	return 0;
 }
 
-static int fwq_idle_timeout_set(const char *val, const struct kernel_param *kp)
-{
-	return fwq_uint_range_set(val, kp, 1, 3600000);
-}
+/*
+ * FWQ_PARAM_UINT_RANGE - an unsigned int module parameter that takes only
+ * @_min..@_max: anything else gets -EINVAL, one log line, and no change
+ */
+#define FWQ_PARAM_UINT_RANGE(_name, _var, _min, _max)			\
+	static int fwq_param_##_name##_set(const char *val,		\
+					   const struct kernel_param *kp) \
+	{								\
+		return fwq_uint_range_set(val, kp, _min, _max);		\
+	}								\
+	static const struct kernel_param_ops fwq_param_##_name##_ops = { \
+		.set = fwq_param_##_name##_set,				\
+		.get = param_get_uint,					\
+	};								\
+	module_param_cb(_name, &fwq_param_##_name##_ops, &(_var), 0644)
 
-static const struct kernel_param_ops fwq_idle_timeout_ops = {
-	.set = fwq_idle_timeout_set,
-	.get = param_get_uint,
-};
-module_param_cb(idle_timeout_ms, &fwq_idle_timeout_ops, &fwq_idle_timeout_ms,
-		0644);
+FWQ_PARAM_UINT_RANGE(idle_timeout_ms, fwq_idle_timeout_ms, 1, 3600000);
 MODULE_PARM_DESC(idle_timeout_ms, "idle worker timeout in ms (1..3600000)");
 
-static int fwq_fail_create_set(const char *val, const struct kernel_param *kp)
-{
-	return fwq_uint_range_set(val, kp, 0, 1);
-}
-
-static const struct kernel_param_ops fwq_fail_create_ops = {
-	.set = fwq_fail_create_set,
-	.get = param_get_uint,
-};
-module_param_cb(fail_create_worker, &fwq_fail_create_ops,
-		&fwq_fail_create_worker, 0644);
+FWQ_PARAM_UINT_RANGE(fail_create_worker, fwq_fail_create_worker, 0, 1);
 MODULE_PARM_DESC(fail_create_worker, "1: the manager's worker creation fails");
 
 /* bool parameters: exactly 0/1/y/n/Y/N/on/off, else -EINVAL and a log line */
@@ -138,17 +134,7 @@ MODULE_PARM_DESC(cull_rekick, "idle cull re-kicks when work is pending (H1 mitig
 
 unsigned int fwq_dbg_kick_delay_us;
 
-static int fwq_kick_delay_set(const char *val, const struct kernel_param *kp)
-{
-	return fwq_uint_range_set(val, kp, 0, 100000);
-}
-
-static const struct kernel_param_ops fwq_kick_delay_ops = {
-	.set = fwq_kick_delay_set,
-	.get = param_get_uint,
-};
-module_param_cb(dbg_kick_delay_us, &fwq_kick_delay_ops,
-		&fwq_dbg_kick_delay_us, 0644);
+FWQ_PARAM_UINT_RANGE(dbg_kick_delay_us, fwq_dbg_kick_delay_us, 0, 100000);
 MODULE_PARM_DESC(dbg_kick_delay_us, "debug: delay before deferred wakeups (0..100000)");
 
 bool fwq_dbg_force_cull;
@@ -163,16 +149,7 @@ MODULE_PARM_DESC(dbg_flush_skip_idle, "debug: broken flush skipping idle pwqs (H
 
 unsigned int fwq_dbg_cm_sb;
 
-static int fwq_cm_sb_set(const char *val, const struct kernel_param *kp)
-{
-	return fwq_uint_range_set(val, kp, 0, 2);
-}
-
-static const struct kernel_param_ops fwq_cm_sb_ops = {
-	.set = fwq_cm_sb_set,
-	.get = param_get_uint,
-};
-module_param_cb(dbg_cm_sb, &fwq_cm_sb_ops, &fwq_dbg_cm_sb, 0644);
+FWQ_PARAM_UINT_RANGE(dbg_cm_sb, fwq_dbg_cm_sb, 0, 2);
 MODULE_PARM_DESC(dbg_cm_sb, "debug: widen the CM store-buffering window (0 off, 1 pre-fix order, 2 fixed order)");
 
 /**
