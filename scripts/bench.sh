@@ -24,9 +24,11 @@
 # (one JSON object per run), summary.md, table.txt and PNG plots
 # (scripts/bench_report.py).
 #
-# --local drives an fwq_bench already loaded on this machine (root, debugfs;
-# no QEMU): real hardware, one topology. It loads src/fwq.ko and
+# --local drives fwq_bench on this machine's running kernel (root, debugfs;
+# no QEMU): real hardware, one topology. scripts/fwq-bench.sh (make
+# bench-local, /usr/bin/fwq-bench) runs it. It loads src/fwq.ko and
 # bench/fwq_bench.ko from the tree only if fwq_bench is not loaded.
+# Results go to results/ in a source tree, else to the current directory.
 # --quick: 1 repetition and small sizes (a few minutes); --scale N multiplies
 # the item counts (default 1 under QEMU, 20 with --local); --boots picks
 # boots from "enq p8 p64 p192".
@@ -55,19 +57,25 @@ while [ $# -gt 0 ]; do
 	--boots) boots=${2:-}; shift 2 || usage ;;
 	--kernels) kernels=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
-	-h|--help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_log "unknown argument $1"; usage ;;
 	esac
 done
 case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
 for k in $kernels; do
+	[ $local_mode = 1 ] && break # the running kernel, not scripts/kernels/
 	fwq_kernel_load "$k" ||
 		fwq_die 2 "--kernels: unknown kernel '$k' (known: $(fwq_kernel_names | tr '\n' ' '))"
 done
 [ -n "$scale" ] || scale=$([ $local_mode = 1 ] && echo 20 || echo 1)
 case "$scale" in ''|*[!0-9]*|0) fwq_die 2 "--scale needs a positive number" ;; esac
 
-[ -n "$out" ] || out=$FWQ_TOP/results/bench-$(date +%Y%m%d-%H%M%S)$([ $local_mode = 1 ] && echo -local)
+if [ -z "$out" ]; then
+	# a source tree keeps results/; the package's copy writes to the cwd
+	out=.
+	[ -e "$FWQ_TOP/Kbuild" ] && out=$FWQ_TOP/results
+	out=$out/bench-$(date +%Y%m%d-%H%M%S)$([ $local_mode = 1 ] && echo -local)
+fi
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
 : > "$out/results.jsonl"
