@@ -90,6 +90,11 @@ dkms-install: kdir
 dkms-uninstall:
 	@$(FWQ_TOP)/scripts/dkms.sh uninstall
 
+# The Debian package: build/deb/fwq-dkms_$(VERSION)_all.deb (debian/).
+.PHONY: deb
+deb:
+	@$(FWQ_TOP)/scripts/deb.sh build
+
 # One VM run: make vm PRESET=wide PLAN=selftest
 vm: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan $(PLAN) \
@@ -120,6 +125,7 @@ help:
 	@echo "  make trace-cost      what fwq's tracepoints cost on enqueue (ROUNDS=n)"
 	@echo "  make dkms-check      dkms add/build in a scratch tree (no system change)"
 	@echo "  make dkms-install    install fwq and fwq_bench with DKMS; make dkms-uninstall"
+	@echo "  make deb             build/deb/fwq-dkms_$(VERSION)_all.deb (DKMS sources, fwq-bench)"
 	@echo "  make clean | distclean | kernel | version"
 	@echo "variables: KERNEL=$(KERNEL) ($$(ls $(FWQ_TOP)/scripts/kernels | tr '\n' ' ')) KDIR=$(KDIR)"
 	@echo "           KREL=$(KREL) FLAVOUR=$(FLAVOUR) FWQ_CACHE=$(FWQ_CACHE)"
