@@ -9,7 +9,8 @@
 #   check  build, then: lintian, where any error or warning fails; the
 #          files under usr/src/fwq-VERSION/ are exactly "scripts/dkms.sh
 #          files"; the runner's scripts are the tree's own; the
-#          maintainer scripts register with and remove from DKMS. Each
+#          maintainer scripts register with and remove from DKMS; and
+#          scripts/fwq-bench-test.sh passes on the packaged runner. Each
 #          is a test line, also kept in DIR/tests.txt for make check.
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -115,6 +116,10 @@ check() {
 	dpkg-deb -I "$deb" prerm | grep -qF 'dkms remove -m $DKMS_NAME -v $DKMS_VERSION --all' || f=bad
 	verdict dkms_maintainer_scripts $f || rc=1
 
+	f=ok
+	scripts/fwq-bench-test.sh "$x/usr/share/fwq/scripts" > "$dir/bench-test.txt" 2>&1 || f=bad
+	sed 's/^/# /' "$dir/bench-test.txt"
+	verdict fwq_bench_errors $f || rc=1
 	return $rc
 }
 
