@@ -95,6 +95,12 @@ dkms-uninstall:
 deb:
 	@$(FWQ_TOP)/scripts/deb.sh build
 
+# The package's journey on a booted Debian 12 guest (scripts/check-distro.sh);
+# not a make check lane.
+.PHONY: check-distro
+check-distro:
+	@$(FWQ_TOP)/scripts/check-distro.sh
+
 # One VM run: make vm PRESET=wide PLAN=selftest
 vm: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan $(PLAN) \
@@ -126,6 +132,7 @@ help:
 	@echo "  make dkms-check      dkms add/build in a scratch tree (no system change)"
 	@echo "  make dkms-install    install fwq and fwq_bench with DKMS; make dkms-uninstall"
 	@echo "  make deb             build/deb/fwq-dkms_$(VERSION)_all.deb (DKMS sources, fwq-bench)"
+	@echo "  make check-distro    the fwq-dkms package in a booted Debian 12 guest (6.1, then 6.12)"
 	@echo "  make clean | distclean | kernel | version"
 	@echo "variables: KERNEL=$(KERNEL) ($$(ls $(FWQ_TOP)/scripts/kernels | tr '\n' ' ')) KDIR=$(KDIR)"
 	@echo "           KREL=$(KREL) FLAVOUR=$(FLAVOUR) FWQ_CACHE=$(FWQ_CACHE)"
