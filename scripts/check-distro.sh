@@ -28,6 +28,11 @@
 #                    chroot: DKMS's kernel hook must build fwq for it
 #   boot_6.12        that kernel booted: load, read debugfs, unload
 #                    (distro.6.12.NAME)
+#   boot_6.12_locked booted again with module.sig_enforce=1
+#                    lockdown=integrity, as under Secure Boot: fwq-bench's
+#                    lockdown (8), refused-module (6) and missing-headers
+#                    (5) errors from the real kernel and tools
+#                    (distro.6.12-locked.NAME)
 #   purge            apt-get purge fwq-dkms; nothing of fwq may remain in
 #                    /lib/modules, /var/lib/dkms, /usr/src, /usr/share/fwq
 #
@@ -182,16 +187,21 @@ install_deb() {
 	croot "$root" systemctl enable fwq-distro-test.service
 }
 
-# boot SERIES MODE LIMIT: ROOT as a disk image, booted with its kernel of
-# SERIES; the guest's tests (distro.SERIES.NAME) and files in $out/SERIES/
+# boot SERIES MODE LIMIT [LABEL]: ROOT as a disk image, booted with its
+# kernel of SERIES, the guest test in MODE (fwq-distro-test.sh); the
+# guest's tests (distro.LABEL.NAME, LABEL default SERIES) and files in
+# $out/LABEL/. MODE locked boots with module signatures enforced and
+# lockdown on, as under Secure Boot.
 boot() {
-	local series=$1 mode=$2 limit=$3 krel img dir qemu qroot d rc=0
+	local series=$1 mode=$2 limit=$3 label=${4:-$1} krel img dir qemu qroot d rc=0
+	local append="root=/dev/vda rw console=ttyS0 fwq_distro=$mode systemd.show_status=1"
 	local -a q
 
 	krel=$(krel_of "$series")
 	[ -n "$krel" ] || { echo "no $series kernel in the image"; return 1; }
-	dir=$out/$series
+	dir=$out/$label
 	img=$out/disk.img
+	[ "$mode" != locked ] || append="$append module.sig_enforce=1 lockdown=integrity"
 	rm -rf "$dir" "$img"
 	mkdir -p "$dir/files"
 	rm -f "$root/usr/sbin/policy-rc.d" "$root/etc/resolv.conf"
@@ -202,7 +212,7 @@ boot() {
 	   -machine pc -accel "${FWQ_QEMU_ACCEL:-tcg,thread=multi}" -cpu max
 	   -smp 2 -m 2048
 	   -kernel "$root/boot/vmlinuz-$krel" -initrd "$root/boot/initrd.img-$krel"
-	   -append "root=/dev/vda rw console=ttyS0 fwq_distro=$mode systemd.show_status=1"
+	   -append "$append"
 	   -drive "file=$img,format=raw,if=virtio"
 	   -drive "file=$dir/results.img,format=raw,if=virtio"
 	   -serial "file:$dir/console.log")
@@ -272,6 +282,8 @@ guest_tests 6.1
 step install_6.12 install_612 || finish
 step boot_6.12 boot 6.12 load 900
 guest_tests 6.12
+step boot_6.12_locked boot 6.12 locked 900 6.12-locked
+guest_tests 6.12-locked
 step purge purge
 bench=$out/6.1/files/bench
 if [ -d "$bench" ]; then
