@@ -90,6 +90,17 @@ dkms-install: kdir
 dkms-uninstall:
 	@$(FWQ_TOP)/scripts/dkms.sh uninstall
 
+# The Debian package: build/deb/fwq-dkms_$(VERSION)_all.deb (debian/).
+.PHONY: deb
+deb:
+	@$(FWQ_TOP)/scripts/deb.sh build
+
+# The package's journey on a booted Debian 12 guest (scripts/check-distro.sh);
+# not a make check lane.
+.PHONY: check-distro
+check-distro:
+	@$(FWQ_TOP)/scripts/check-distro.sh
+
 # One VM run: make vm PRESET=wide PLAN=selftest
 vm: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan $(PLAN) \
@@ -120,6 +131,8 @@ help:
 	@echo "  make trace-cost      what fwq's tracepoints cost on enqueue (ROUNDS=n)"
 	@echo "  make dkms-check      dkms add/build in a scratch tree (no system change)"
 	@echo "  make dkms-install    install fwq and fwq_bench with DKMS; make dkms-uninstall"
+	@echo "  make deb             build/deb/fwq-dkms_$(VERSION)_all.deb (DKMS sources, fwq-bench)"
+	@echo "  make check-distro    the fwq-dkms package in a booted Debian 12 guest (6.1, then 6.12)"
 	@echo "  make clean | distclean | kernel | version"
 	@echo "variables: KERNEL=$(KERNEL) ($$(ls $(FWQ_TOP)/scripts/kernels | tr '\n' ' ')) KDIR=$(KDIR)"
 	@echo "           KREL=$(KREL) FLAVOUR=$(FLAVOUR) FWQ_CACHE=$(FWQ_CACHE)"

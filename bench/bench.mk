@@ -7,6 +7,7 @@
 #       the default suite; writes results/bench-<timestamp>/
 #   make bench-local [BENCH_ARGS=...]
 #       the same suite on this machine's own kernel (root, debugfs, no QEMU)
+#       (scripts/fwq-bench.sh, also the fwq-dkms package's /usr/bin/fwq-bench)
 #   make bench-smoke
 #       every scenario once, fields checked, no timings (also a check lane)
 
@@ -18,7 +19,7 @@ bench:
 	$(FWQ_TOP)/scripts/bench.sh $(BENCH_ARGS)
 
 bench-local:
-	$(FWQ_TOP)/scripts/bench.sh --local $(BENCH_ARGS)
+	$(FWQ_TOP)/scripts/fwq-bench.sh $(BENCH_ARGS)
 
 bench-smoke: modules
 	$(FWQ_TOP)/scripts/vm-run.sh --preset small --plan bench-smoke --timeout 600

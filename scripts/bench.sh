@@ -24,9 +24,14 @@
 # (one JSON object per run), summary.md, table.txt and PNG plots
 # (scripts/bench_report.py).
 #
-# --local drives an fwq_bench already loaded on this machine (root, debugfs;
-# no QEMU): real hardware, one topology. It loads src/fwq.ko and
-# bench/fwq_bench.ko from the tree only if fwq_bench is not loaded.
+# --local drives fwq_bench on this machine's running kernel (root, debugfs;
+# no QEMU): real hardware, one topology. scripts/fwq-bench.sh (make
+# bench-local, /usr/bin/fwq-bench) runs it. If fwq_bench is not loaded it
+# loads src/fwq.ko and bench/fwq_bench.ko from the tree when they are built
+# for the running kernel, else modprobes the installed (DKMS) modules. Each
+# way this can fail has one line saying what to do and its own exit code
+# (README.md, "fwq-bench"). Results go to results/ in a source tree, else
+# to the current directory.
 # --quick: 1 repetition and small sizes (a few minutes); --scale N multiplies
 # the item counts (default 1 under QEMU, 20 with --local); --boots picks
 # boots from "enq p8 p64 p192".
@@ -55,19 +60,56 @@ while [ $# -gt 0 ]; do
 	--boots) boots=${2:-}; shift 2 || usage ;;
 	--kernels) kernels=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
-	-h|--help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_log "unknown argument $1"; usage ;;
 	esac
 done
+# The local run's failures, one exit code each (README.md, "fwq-bench"):
+# 3 not root, 4 debugfs not mounted, 5 fwq not built for the running
+# kernel, 6 Secure Boot refused the module, 7 another load failure, 8 kernel
+# lockdown. FWQ_DEBUGFS (default /sys/kernel/debug, mounted if it is not)
+# and FWQ_LOCKDOWN (default /sys/kernel/security/lockdown) let
+# scripts/fwq-bench-test.sh fake them.
+local_krel=
+local_debugfs=${FWQ_DEBUGFS:-/sys/kernel/debug}
+
+local_preflight() {
+	local lockdown=${FWQ_LOCKDOWN:-/sys/kernel/security/lockdown} mode
+
+	[ "$(id -u)" = 0 ] ||
+		fwq_die 3 "fwq-bench needs root (it loads modules and writes debugfs): run it with sudo"
+	if ! mountpoint -q "$local_debugfs"; then
+		if [ -n "${FWQ_DEBUGFS:-}" ] ||
+		   ! mount -t debugfs debugfs "$local_debugfs" 2>/dev/null; then
+			fwq_die 4 "debugfs is not mounted on $local_debugfs: mount -t debugfs none $local_debugfs"
+		fi
+	fi
+	# lockdown (on by default under Secure Boot) refuses every open of a
+	# writable debugfs file, and fwq_bench's spec and control are written
+	if [ -r "$lockdown" ]; then
+		mode=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$lockdown")
+		[ -z "$mode" ] || [ "$mode" = none ] ||
+			fwq_die 8 "kernel lockdown is '$mode' (Secure Boot): it refuses the debugfs writes fwq_bench needs; boot with Secure Boot disabled to benchmark"
+	fi
+	local_krel=$(uname -r)
+}
+
 case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
 for k in $kernels; do
+	[ $local_mode = 1 ] && break # the running kernel, not scripts/kernels/
 	fwq_kernel_load "$k" ||
 		fwq_die 2 "--kernels: unknown kernel '$k' (known: $(fwq_kernel_names | tr '\n' ' '))"
 done
 [ -n "$scale" ] || scale=$([ $local_mode = 1 ] && echo 20 || echo 1)
 case "$scale" in ''|*[!0-9]*|0) fwq_die 2 "--scale needs a positive number" ;; esac
 
-[ -n "$out" ] || out=$FWQ_TOP/results/bench-$(date +%Y%m%d-%H%M%S)$([ $local_mode = 1 ] && echo -local)
+if [ -z "$out" ]; then
+	# a source tree keeps results/; the package's copy writes to the cwd
+	out=.
+	[ -e "$FWQ_TOP/Kbuild" ] && out=$FWQ_TOP/results
+	out=$out/bench-$(date +%Y%m%d-%H%M%S)$([ $local_mode = 1 ] && echo -local)
+fi
+[ $local_mode = 1 ] && local_preflight
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
 : > "$out/results.jsonl"
@@ -170,19 +212,51 @@ count_runs() {
 	echo "${c:-0}"
 }
 
+# tree_ko NAME PATH: PATH, if it is a module built for the running kernel
+tree_ko() {
+	local vm
+
+	[ -f "$2" ] || return 1
+	vm=$(modinfo -F vermagic "$2" 2>/dev/null | awk '{ print $1 }')
+	[ "$vm" = "$local_krel" ]
+}
+
+# local_load NAME PATH: load module NAME, from PATH in the tree if that is
+# built for the running kernel, else the installed one
+local_load() {
+	local name=$1 ko=$2 err rc=0 log
+
+	lsmod | grep -q "^$name " && return 0
+	if tree_ko "$name" "$ko"; then
+		fwq_log "loading $ko"
+		err=$(insmod "$ko" 2>&1) || rc=$?
+	elif modinfo -k "$local_krel" "$name" > /dev/null 2>&1; then
+		fwq_log "loading $name (modprobe)"
+		err=$(modprobe "$name" 2>&1) || rc=$?
+	elif [ ! -e "/lib/modules/$local_krel/build" ]; then
+		fwq_die 5 "$name is not built for the running kernel $local_krel, whose headers are missing: apt-get install linux-headers-$local_krel (DKMS then builds fwq)"
+	else
+		fwq_die 5 "$name is not built for the running kernel $local_krel: dkms autoinstall -k $local_krel (fwq-dkms; 'dkms status fwq' and /var/lib/dkms/fwq/*/build/make.log say why), or make in the source tree"
+	fi
+	[ $rc -eq 0 ] && return 0
+	log=$(dmesg 2>/dev/null | tail -n 20)
+	case "$err$log" in
+	*"Key was rejected"*|*"Required key not available"*|*"unsigned module loading is restricted"*|*"Loading of unsigned module is rejected"*)
+		fwq_die 6 "Secure Boot refused the unsigned module $name: enroll DKMS's signing key (mokutil --import /var/lib/dkms/mok.pub, reboot, confirm in MokManager)"
+		;;
+	esac
+	fwq_die 7 "loading $name failed: $(printf '%s' "$err" | tail -n 1) (see dmesg)"
+}
+
 run_local() {
 	local specs=$out/local.specs total start pid
 
-	[ "$(id -u)" = 0 ] || fwq_die 2 "--local needs root"
-	BENCH_DIR=/sys/kernel/debug/fwq_bench
-	if [ ! -d /sys/kernel/debug/fwq ] && [ ! -d $BENCH_DIR ]; then
-		mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
-	fi
-	if [ ! -d $BENCH_DIR ]; then
-		fwq_log "fwq_bench not loaded: loading src/fwq.ko and bench/fwq_bench.ko from the tree"
-		lsmod | grep -q '^fwq ' || insmod "$FWQ_TOP/src/fwq.ko" ||
-			fwq_die 2 "cannot load fwq.ko"
-		insmod "$FWQ_TOP/bench/fwq_bench.ko" || fwq_die 2 "cannot load fwq_bench.ko"
+	BENCH_DIR=$local_debugfs/fwq_bench
+	if [ ! -d "$BENCH_DIR" ]; then
+		local_load fwq "$FWQ_TOP/src/fwq.ko"
+		local_load fwq_bench "$FWQ_TOP/bench/fwq_bench.ko"
+		[ -d "$BENCH_DIR" ] ||
+			fwq_die 7 "fwq_bench is loaded but $BENCH_DIR is missing"
 	fi
 	suite local > "$specs"
 	total=$(grep -vc '^#' "$specs")
@@ -200,7 +274,7 @@ run_local() {
 		progress local "$(count_runs "$out/results.txt")" "$total" "$start"
 		sleep 2
 	done
-	wait "$pid"
+	wait "$pid" || failed="$failed local"
 	echo >&2
 	grep '^{"schema":"fwq_bench/1"' "$out/results.txt" >> "$out/results.jsonl"
 	grep '^bench-error' "$out/results.txt" >&2 || true
@@ -314,6 +388,6 @@ fi
 python3 "$FWQ_TOP/scripts/bench_report.py" "$out" || fwq_die 1 "report failed"
 fwq_log "bench finished in $(( $(date +%s) - t0 ))s: $out"
 if [ -n "$failed" ]; then
-	fwq_log "boots with failures:$failed (results above are partial; see $out/vm-*/)"
+	fwq_log "boots with failures:$failed (results above are partial; see $([ $local_mode = 1 ] && echo "$out/results.txt" || echo "$out/vm-*/"))"
 	exit 1
 fi

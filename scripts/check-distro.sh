@@ -1,0 +1,294 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-distro.sh [--out DIR]: the user's journey with the fwq-dkms
+# package on a real Debian 12 system (make check-distro; not a make check
+# lane). Each step is one test line, "ok N distro.STEP # S s", and the run
+# ends with "N passed, N failed":
+#
+#   debootstrap      a minimal bookworm (debootstrap --variant=minbase) with,
+#                    through the chroot's own apt, systemd, dkms, python3,
+#                    gnuplot-nox and the stock 6.1 kernel image and
+#                    headers (linux-image-amd64, linux-headers-amd64), kept
+#                    in $FWQ_CACHE/distro/base-HASH; HASH covers the suite,
+#                    the apt source and this stage's code, so a second run
+#                    reuses it
+#   install_deb      make deb, then apt-get install of the .deb in a copy
+#                    of that system (chroot): DKMS builds fwq for the
+#                    chroot's kernel, not the host's
+#   boot_6.1         the copy as an ext4 disk image, booted in QEMU (TCG)
+#                    with the image's own kernel, initramfs and systemd;
+#                    the guest (scripts/distro/fwq-distro-test.sh) modprobes
+#                    fwq and fwq_bench, runs fwq-bench --quick --scale 1,
+#                    reads /sys/kernel/debug/fwq/, modprobe -r, checks two
+#                    of fwq-bench's errors, and writes its results to a
+#                    second disk; its tests are listed as distro.6.1.NAME
+#   install_6.12     the bookworm-backports kernel image and headers (the
+#                    suite's linux-image-amd64/linux-headers-amd64) in the
+#                    chroot: DKMS's kernel hook must build fwq for it
+#   boot_6.12        that kernel booted: load, read debugfs, unload
+#                    (distro.6.12.NAME)
+#   boot_6.12_locked booted again with module.sig_enforce=1
+#                    lockdown=integrity, as under Secure Boot: fwq-bench's
+#                    lockdown (8), refused-module (6) and missing-headers
+#                    (5) errors from the real kernel and tools
+#                    (distro.6.12-locked.NAME)
+#   purge            apt-get purge fwq-dkms; nothing of fwq may remain in
+#                    /lib/modules, /var/lib/dkms, /usr/src, /usr/share/fwq
+#
+# The results (tests, bench results.jsonl, table.txt, summary.md, plots,
+# debugfs, dmesg, consoles) go to DIR (default results/check-distro-TIME).
+# The apt source is the machine's configured Debian source (fwq_apt).
+# The steps are functions that only step() calls:
+# shellcheck disable=SC2317
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$FWQ_TOP"
+
+out=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) out=${2:-}; shift 2 ;;
+	*) fwq_die 2 "usage: $0 [--out DIR]" ;;
+	esac
+done
+[ "$(id -u)" = 0 ] || fwq_die 2 "check-distro needs root (debootstrap, chroot)"
+if ! command -v debootstrap > /dev/null; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		debootstrap >&2 || fwq_die 2 "cannot install debootstrap"
+fi
+for c in debootstrap mke2fs unshare chroot; do
+	command -v "$c" > /dev/null || fwq_die 2 "$c is missing"
+done
+[ -n "$out" ] || out=$FWQ_TOP/results/check-distro-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+t_start=$(fwq_now)
+suite=bookworm
+n=0
+passed=0
+failed=0
+
+# step NAME CMD...: one test line; the output in $out/NAME.log
+step() {
+	local name=$1 start rc=0
+
+	shift
+	n=$((n + 1))
+	start=$(fwq_now)
+	# in the background, so that set -e holds inside the step (it is off
+	# in a function called on the left of ||)
+	"$@" > "$out/$name.log" 2>&1 < /dev/null &
+	wait $! || rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "ok $n distro.$name # $(fwq_elapsed "$start")s${note:+ ($note)}"
+		passed=$((passed + 1))
+	else
+		tail -n 20 "$out/$name.log" | sed 's/^/# /'
+		echo "not ok $n distro.$name # exit $rc, $(fwq_elapsed "$start")s"
+		failed=$((failed + 1))
+	fi
+	note=
+	return $rc
+}
+note=
+
+finish() {
+	echo "# results in $out"
+	echo "# check-distro wall time: $(fwq_elapsed "$t_start")s"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+# croot ROOT CMD...: CMD in a chroot of ROOT, with /proc, /sys and /dev
+# mounted in a private mount namespace (gone when CMD ends)
+croot() {
+	local root=$1
+
+	shift
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	unshare -m --propagation private sh -c '
+		r=$1; shift
+		mount -t proc proc "$r/proc" && mount -t sysfs sys "$r/sys" &&
+		mount --rbind /dev "$r/dev" && exec chroot "$r" "$@"' \
+		sh "$root" env -i DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 \
+		HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
+
+capt() { # capt ROOT APT-GET-ARGS...
+	local root=$1
+
+	shift
+	croot "$root" apt-get -y -q -o Dpkg::Use-Pty=0 --no-install-recommends "$@"
+}
+
+# The machine's Debian source, as fwq_apt derives it.
+fwq_apt "$suite" --version > "$out/apt.log" 2>&1 || fwq_die 2 "no Debian apt source (see $out/apt.log)"
+src_line=$(cat "$FWQ_CACHE/apt/$suite/sources.list")
+uri=$(printf '%s\n' "$src_line" | sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) .*/\2/p')
+keyring=$(printf '%s\n' "$src_line" | sed -n 's/.*signed-by=\([^] ]*\).*/\1/p')
+[ -n "$uri" ] || fwq_die 2 "cannot read the apt source from $FWQ_CACHE/apt/$suite/sources.list"
+
+# BASE-BEGIN: the cached stage; its text is part of the cache key
+base_pkgs="systemd-sysv udev kmod dkms python3 gnuplot-nox linux-image-amd64 linux-headers-amd64"
+make_base() {
+	local tmp=$1
+
+	rm -rf "$tmp"
+	debootstrap --variant=minbase ${keyring:+--keyring="$keyring"} \
+		"$suite" "$tmp" "$uri"
+	printf '#!/bin/sh\nexit 101\n' > "$tmp/usr/sbin/policy-rc.d"
+	chmod 755 "$tmp/usr/sbin/policy-rc.d"
+	# shellcheck disable=SC2086 # a list of package names
+	capt "$tmp" install $base_pkgs
+	capt "$tmp" clean
+	echo fwq-distro > "$tmp/etc/hostname"
+	: > "$tmp/etc/machine-id"
+	[ -n "$(find "$tmp/lib/modules" -mindepth 1 -maxdepth 1 -name '6.1.*')" ] ||
+		{ echo "no 6.1 kernel in the base"; return 1; }
+}
+# BASE-END
+hash=$( { echo "$suite $uri $keyring"; sed -n '/^# BASE-BEGIN/,/^# BASE-END/p' "$0"; } |
+	sha256sum | cut -c1-16)
+base=$FWQ_CACHE/distro/base-$hash
+mkdir -p "$FWQ_CACHE/distro"
+if [ -e "$base/.fwq-done" ]; then
+	note="cached: $base"
+	step debootstrap true
+else
+	rm -rf "$FWQ_CACHE"/distro/base-*
+	step debootstrap make_base "$base.tmp" || finish
+	mv "$base.tmp" "$base"
+	touch "$base/.fwq-done"
+fi
+
+root=$out/root
+krel_of() { # krel_of SERIES: the release of ROOT's kernel of SERIES
+	find "$root/lib/modules" -mindepth 1 -maxdepth 1 -name "$1.*" -printf '%f\n' | sort -V | tail -n 1
+}
+
+install_deb() {
+	local krel
+
+	rm -rf "$root"
+	cp -a "$base" "$root"
+	scripts/deb.sh build "$out/deb"
+	cp "$out"/deb/fwq-dkms_*_all.deb "$root/tmp/"
+	capt "$root" install "/tmp/$(basename "$out"/deb/fwq-dkms_*_all.deb)"
+	krel=$(krel_of 6.1)
+	croot "$root" dkms status fwq
+	find "$root/lib/modules/$krel" -name 'fwq*.ko*' | grep -q fwq_bench ||
+		{ echo "no fwq modules for $krel"; return 1; }
+	install -m 755 scripts/distro/fwq-distro-test.sh "$root/usr/local/sbin/fwq-distro-test"
+	install -m 644 scripts/distro/fwq-distro-test.service "$root/etc/systemd/system/"
+	croot "$root" systemctl enable fwq-distro-test.service
+}
+
+# boot SERIES MODE LIMIT [LABEL]: ROOT as a disk image, booted with its
+# kernel of SERIES, the guest test in MODE (fwq-distro-test.sh); the
+# guest's tests (distro.LABEL.NAME, LABEL default SERIES) and files in
+# $out/LABEL/. MODE locked boots with module signatures enforced and
+# lockdown on, as under Secure Boot.
+boot() {
+	local series=$1 mode=$2 limit=$3 label=${4:-$1} krel img dir qemu qroot d rc=0
+	local append="root=/dev/vda rw console=ttyS0 fwq_distro=$mode systemd.show_status=1"
+	local -a q
+
+	krel=$(krel_of "$series")
+	[ -n "$krel" ] || { echo "no $series kernel in the image"; return 1; }
+	dir=$out/$label
+	img=$out/disk.img
+	[ "$mode" != locked ] || append="$append module.sig_enforce=1 lockdown=integrity"
+	rm -rf "$dir" "$img"
+	mkdir -p "$dir/files"
+	rm -f "$root/usr/sbin/policy-rc.d" "$root/etc/resolv.conf"
+	mke2fs -q -t ext4 -L fwqroot -d "$root" "$img" 4G
+	truncate -s 256M "$dir/results.img"
+	qemu=$("$FWQ_TOP/scripts/get-qemu.sh" "$FWQ_QEMU_SUITE")
+	q=("$qemu" -nodefaults -display none -no-reboot
+	   -machine pc -accel "${FWQ_QEMU_ACCEL:-tcg,thread=multi}" -cpu max
+	   -smp 2 -m 2048
+	   -kernel "$root/boot/vmlinuz-$krel" -initrd "$root/boot/initrd.img-$krel"
+	   -append "$append"
+	   -drive "file=$img,format=raw,if=virtio"
+	   -drive "file=$dir/results.img,format=raw,if=virtio"
+	   -serial "file:$dir/console.log")
+	qroot=$(dirname "$(dirname "$qemu")")
+	for d in "$qroot/share/seabios" "$qroot/share/qemu"; do
+		[ "$qroot" = /usr ] || [ ! -d "$d" ] || q+=(-L "$d")
+	done
+	echo "booting $krel ($mode), limit ${limit}s"
+	timeout "$limit" "${q[@]}" || rc=$?
+	rm -f "$img"
+	tar -xf "$dir/results.img" -C "$dir/files" 2>/dev/null ||
+		{ echo "no results from the guest (qemu rc $rc)"; tail -n 30 "$dir/console.log"; return 1; }
+	rm -f "$dir/results.img"
+	[ "$(cat "$dir/files/krel")" = "$krel" ] || { echo "booted $(cat "$dir/files/krel"), not $krel"; return 1; }
+	[ -s "$dir/files/tests.txt" ] || return 1
+	! grep -q '^not ok' "$dir/files/tests.txt"
+}
+
+# guest_tests SERIES: list and count the guest's tests
+guest_tests() {
+	local f=$out/$1/files/tests.txt
+
+	[ -s "$f" ] || return 0
+	sed -E "s/^(ok|not ok) [0-9]+ /\1 distro.$1./" "$f"
+	passed=$((passed + $(grep -c '^ok ' "$f" || true)))
+	failed=$((failed + $(grep -c '^not ok ' "$f" || true)))
+}
+
+install_612() {
+	local krel
+
+	printf 'deb %s%s bookworm-backports main\n' "${keyring:+[signed-by=$keyring] }" "$uri" \
+		> "$root/etc/apt/sources.list.d/backports.list"
+	printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+	chmod 755 "$root/usr/sbin/policy-rc.d"
+	capt "$root" update
+	capt "$root" install -t bookworm-backports linux-image-amd64 linux-headers-amd64
+	capt "$root" clean
+	krel=$(krel_of 6.12)
+	[ -n "$krel" ] || { echo "no 6.12 kernel installed"; return 1; }
+	croot "$root" dkms status fwq
+	find "$root/lib/modules/$krel" -name 'fwq*.ko*' | grep -q fwq_bench ||
+		{ echo "DKMS did not build fwq for $krel"; return 1; }
+}
+
+purge() {
+	local left
+
+	printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+	chmod 755 "$root/usr/sbin/policy-rc.d"
+	capt "$root" purge fwq-dkms
+	left=$(find "$root/lib/modules" "$root/var/lib/dkms" "$root/usr/src" \
+		"$root/usr/share" "$root/usr/bin" -name 'fwq*' 2>/dev/null |
+		grep -v '^'"$root"'/usr/share/doc/fwq-dkms$' || true)
+	if [ -n "$left" ]; then
+		echo "left after purge:"
+		echo "$left"
+		return 1
+	fi
+	croot "$root" dpkg -l fwq-dkms 2>&1 | tail -n 1
+	echo "nothing of fwq remains"
+}
+
+step install_deb install_deb || finish
+step boot_6.1 boot 6.1 full 1500
+guest_tests 6.1
+step install_6.12 install_612 || finish
+step boot_6.12 boot 6.12 load 900
+guest_tests 6.12
+step boot_6.12_locked boot 6.12 locked 900 6.12-locked
+guest_tests 6.12-locked
+step purge purge
+bench=$out/6.1/files/bench
+if [ -d "$bench" ]; then
+	python3 scripts/bench_report.py "$bench" > /dev/null 2>&1 || true
+	echo "# bench results: $bench (results.jsonl, table.txt, summary.md, plots/)"
+fi
+rm -rf "$root"
+finish

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# fwq-distro-test.sh: runs once at boot in the check-distro guest (installed as
+# /usr/local/sbin/fwq-distro-test, run by fwq-distro-test.service), as a user of the fwq-dkms package
+# would: modprobe, fwq-bench on a short suite, /sys/kernel/debug/fwq/,
+# modprobe -r, and two of fwq-bench's errors. fwq_distro=full on the kernel
+# command line runs the suite; fwq_distro=load only loads, reads and
+# unloads; fwq_distro=locked (booted with module.sig_enforce=1
+# lockdown=integrity) produces fwq-bench's lockdown, Secure Boot and
+# missing-headers errors with the real kernel and tools. One "ok N NAME # S s" or "not ok ..." line per test in
+# /root/fwq-distro/tests.txt (and on the console); the directory is written
+# as a tar archive to the second disk, /dev/vdb, then the guest powers off.
+set -u
+out=/root/fwq-distro
+rm -rf "$out"
+mkdir -p "$out/debugfs"
+mode=$(sed -n 's/.*fwq_distro=\([a-z]*\).*/\1/p' /proc/cmdline)
+n=0
+
+# t NAME CMD...: one test; its output in NAME.log
+t() {
+	name=$1
+	shift
+	n=$((n + 1))
+	s=$(date +%s.%N)
+	if "$@" > "$out/$name.log" 2>&1; then r="ok"; else r="not ok"; fi
+	e=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+	echo "$r $n $name # ${e}s" | tee -a "$out/tests.txt" > /dev/console
+}
+
+# err_is WANT TEXT CMD...: CMD exits with WANT and says TEXT
+err_is() {
+	want=$1
+	text=$2
+	shift 2
+	rc=0
+	"$@" > "$out/err.txt" 2>&1 || rc=$?
+	cat "$out/err.txt"
+	echo "exit $rc"
+	[ "$rc" -eq "$want" ] && grep -qF -- "$text" "$out/err.txt"
+}
+
+# headers_missing: fwq-bench with the DKMS modules and the headers link
+# of the running kernel moved away (and back)
+headers_missing() {
+	k=$(uname -r)
+	h=/run/fwq-hidden
+	mkdir -p "$h"
+	mv "/lib/modules/$k"/updates/dkms/fwq*.ko* "/lib/modules/$k/build" "$h/"
+	depmod
+	hm_rc=0
+	err_is 5 "apt-get install linux-headers-$k" \
+		env FWQ_LOCKDOWN=/dev/null fwq-bench --quick --out "$eo" || hm_rc=1
+	mv "$h"/fwq*.ko* "/lib/modules/$k/updates/dkms/"
+	mv "$h/build" "/lib/modules/$k/build"
+	depmod
+	return $hm_rc
+}
+
+read_debugfs() {
+	for f in /sys/kernel/debug/fwq/*; do
+		if [ ! -f "$f" ] || [ ! -r "$f" ]; then
+			continue
+		fi
+		cat "$f" > "$out/debugfs/$(basename "$f")" || { echo "read $f failed"; return 1; }
+	done
+	cat "$out/debugfs/version"
+}
+
+uname -r > "$out/krel"
+eo=/run/fwq-bench-error # scratch: an error case leaves an empty directory at most
+if [ "$mode" = locked ]; then
+	t error_lockdown err_is 8 "kernel lockdown is 'integrity'" fwq-bench --quick --out "$eo"
+	# past the lockdown check, the kernel itself refuses the unsigned module
+	t error_key_rejected err_is 6 "mokutil --import /var/lib/dkms/mok.pub" \
+		env FWQ_LOCKDOWN=/dev/null fwq-bench --quick --out "$eo"
+	t error_headers_missing headers_missing
+	t not_loaded sh -c '! grep -q "^fwq" /proc/modules'
+else
+	t dkms_built sh -c "dkms status fwq | grep \"$(uname -r).*installed\""
+	t modprobe_fwq modprobe fwq
+	t modprobe_fwq_bench modprobe fwq_bench
+	if [ "$mode" = full ]; then
+		t fwq_bench_quick fwq-bench --quick --scale 1 --out "$out/bench"
+	fi
+	t read_debugfs_fwq read_debugfs
+	t modprobe_r modprobe -r fwq_bench fwq
+	t not_loaded sh -c '! grep -q "^fwq" /proc/modules'
+fi
+if [ "$mode" = full ]; then
+	mkdir -p /run/fwq-no-debugfs
+	t error_not_root err_is 3 "run it with sudo" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups fwq-bench --quick --out "$eo"
+	t error_debugfs_not_mounted err_is 4 "mount -t debugfs none /run/fwq-no-debugfs" \
+		env FWQ_DEBUGFS=/run/fwq-no-debugfs fwq-bench --quick --out "$eo"
+fi
+dmesg > "$out/dmesg.txt"
+echo "fwq-distro-test: done" > /dev/console
+tar -cf /dev/vdb -C "$out" .
+sync
+systemctl --no-block poweroff
