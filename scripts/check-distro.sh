@@ -277,12 +277,14 @@ purge() {
 }
 
 step install_deb install_deb || finish
-step boot_6.1 boot 6.1 full 1500
+# limits well above the measured boots (README), so that a hung guest
+# costs minutes, not a lane's worth of CI
+step boot_6.1 boot 6.1 full 480
 guest_tests 6.1
 step install_6.12 install_612 || finish
-step boot_6.12 boot 6.12 load 900
+step boot_6.12 boot 6.12 load 360
 guest_tests 6.12
-step boot_6.12_locked boot 6.12 locked 900 6.12-locked
+step boot_6.12_locked boot 6.12 locked 360 6.12-locked
 guest_tests 6.12-locked
 step purge purge
 bench=$out/6.1/files/bench
