@@ -16,6 +16,8 @@
 #   silent                a guest whose channels all go quiet (its heartbeat
 #                         stopped) is stalled after --stall: 124, diagnosed
 #   missing plan          setup error, exits 2
+# and, on the host, that console-scan.sh holds back a KCSAN report only
+# when no frame in it is fwq's (fixtures in scripts/selfcheck/console/).
 # Prints "ok"/"not ok" per case and "N passed, N failed"; exit 1 on failure.
 # Usage: selfcheck.sh [OUT] (default results/<timestamp>-selfcheck).
 set -u
@@ -61,6 +63,28 @@ expect() {
 		failed=$((failed + 1))
 	fi
 }
+
+# scan NAME RC FOREIGN: console-scan.sh on scripts/selfcheck/console/NAME.log
+# must exit RC and hold back FOREIGN KCSAN titles (host only, no guest)
+scan() {
+	local fix=$FWQ_TOP/scripts/selfcheck/console/$1.log rc n
+
+	"$FWQ_TOP/scripts/console-scan.sh" --foreign "$out/scan-$1.foreign" \
+		< "$fix" > "$out/scan-$1.badness"
+	rc=$?
+	n=$(grep -c . "$out/scan-$1.foreign")
+	if [ "$rc" -eq "$2" ] && [ "$n" -eq "$3" ]; then
+		say "ok selfcheck.scan_$1 # exit $rc, $n foreign KCSAN report(s), as expected"
+		passed=$((passed + 1))
+	else
+		say "not ok selfcheck.scan_$1 # exit $rc and $n foreign, expected $2 and $3"
+		failed=$((failed + 1))
+	fi
+}
+scan kcsan-foreign 0 1
+scan kcsan-fwq 1 0
+scan kcsan-foreign-warn 1 1
+scan kcsan-cut 1 0
 
 expect pass 0 --preset small --plan selfcheck-pass --timeout 120
 expect ktapfail 1 --preset small --plan selfcheck-ktapfail --timeout 120
