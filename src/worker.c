@@ -325,7 +325,8 @@ struct fwq_worker *fwq_current_worker(void)
 {
 	void *fn;
 
-	if (!(current->flags & PF_KTHREAD))
+	/* an interrupt on a worker's CPU is not running the worker's item */
+	if (!in_task() || !(current->flags & PF_KTHREAD))
 		return NULL;
 	fn = kthread_func(current);
 	if (fn != fwq_worker_thread && fn != fwq_rescuer_thread)

@@ -6,11 +6,15 @@
  * work again. destroy_workqueue runs every pending (non-delayed) item
  * before it returns. Runs per flush variant: drain repeats flushes.
  *
- * Not tested on purpose: foreign queueing during a drain, and destroying a
- * workqueue with an armed delayed item. Both are user bugs that WARN, and
- * the test VM panics on WARN.
+ * Foreign queueing during a drain is rejected (one log line, no WARN):
+ * from a task, and from a hard interrupt that lands on a worker while it
+ * runs one of the workqueue's own items, which is not chained work.
+ *
+ * Not tested on purpose: destroying a workqueue with an armed delayed
+ * item, a user bug that WARNs (and the test VM panics on WARN).
  */
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -243,9 +247,154 @@ static void test_destroy_pending(struct fwq_ktap_test *t)
 		destroy_run(t, wq, "unbound");
 }
 
+struct irq_ctx {
+	struct fwq_workqueue *wq;
+	struct fwq_work host;		/* the wq's own item the IRQ lands on */
+	struct fwq_work probe;		/* foreign, from the test thread */
+	struct fwq_work from_irq;	/* queued by the hrtimer */
+	struct completion host_started;
+	struct completion go;		/* the drain has begun */
+	struct hrtimer timer;
+	struct task_struct *host_task;	/* current in the host item */
+	struct task_struct *irq_current;	/* current in the hrtimer */
+	bool fired;
+	bool irq_queued;		/* fwq_queue_work_on's answer in IRQ */
+	bool irq_in_task;
+	int cpu;
+};
+
+/* probe and from_irq: only whether they were accepted matters */
+static void irq_nop_fn(struct fwq_work *work)
+{
+}
+
+static enum hrtimer_restart irq_timer_fn(struct hrtimer *timer)
+{
+	struct irq_ctx *c = container_of(timer, struct irq_ctx, timer);
+
+	c->irq_current = current;
+	c->irq_in_task = in_task();
+	c->irq_queued = fwq_queue_work_on(c->cpu, c->wq, &c->from_irq);
+	/* publishes the fields above to the host item's acquire */
+	smp_store_release(&c->fired, true);
+	return HRTIMER_NORESTART;
+}
+
+static void irq_host_fn(struct fwq_work *work)
+{
+	struct irq_ctx *c = container_of(work, struct irq_ctx, host);
+	unsigned long deadline;
+
+	c->host_task = current;
+	complete(&c->host_started);
+	wait_for_completion(&c->go);
+	/*
+	 * With preemption off, the timer's interrupt can only land on this
+	 * item's worker (the pool is per-CPU and its workers are bound).
+	 * The deadline only keeps a lost timer from hanging the test.
+	 */
+	deadline = jiffies + 10 * HZ;
+	preempt_disable();
+	hrtimer_start(&c->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
+	/* pairs with the timer's release of its results */
+	while (!smp_load_acquire(&c->fired) && time_before(jiffies, deadline))
+		cpu_relax();
+	preempt_enable();
+	hrtimer_cancel(&c->timer);
+}
+
+static void irq_drain(void *p)
+{
+	struct irq_ctx *c = p;
+
+	fwq_drain_workqueue(c->wq);
+}
+
+static void irq_unstick(void *p)
+{
+	struct irq_ctx *c = p;
+
+	complete_all(&c->go);
+}
+
+/*
+ * Invariant: a hard interrupt on a worker that runs one of the workqueue's
+ * items is not that item: its queueing to the draining workqueue is
+ * rejected, like any foreign queueing (mainline's current_wq_worker() is
+ * NULL outside task context). The timer's current is checked to be the
+ * item's worker, so the case cannot pass without exercising the check.
+ */
+static void test_drain_rejects_irq(struct fwq_ktap_test *t)
+{
+	struct fwqt_thread th;
+	struct irq_ctx *c;
+	int tries = 0;
+	bool rejected = false;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, c))
+		return;
+	c->wq = fwq_alloc_workqueue("fwqt_drain_irq", 0, 0);
+	if (!FWQ_EXPECT(t, c->wq)) {
+		kfree(c);
+		return;
+	}
+	FWQ_INIT_WORK(&c->host, irq_host_fn);
+	FWQ_INIT_WORK(&c->probe, irq_nop_fn);
+	FWQ_INIT_WORK(&c->from_irq, irq_nop_fn);
+	init_completion(&c->host_started);
+	init_completion(&c->go);
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	c->timer.function = irq_timer_fn;
+	c->cpu = fwqt_random_online_cpu();
+
+	FWQ_EXPECT(t, fwq_queue_work_on(c->cpu, c->wq, &c->host));
+	if (!fwqt_wait(t, &c->host_started, "host item start"))
+		goto out_go;
+	if (fwqt_thread_start(&th, irq_drain, c, -1, "drain")) {
+		FWQ_EXPECT(t, !"kthread");
+		goto out_go;
+	}
+	/*
+	 * The drain has begun once foreign queueing is rejected; until then
+	 * a probe is accepted, runs and is tried again.
+	 */
+	while (tries++ < 10000) {
+		if (!fwq_queue_work(c->wq, &c->probe)) {
+			rejected = true;
+			break;
+		}
+		fwq_flush_work(&c->probe);
+		usleep_range(500, 1000);
+	}
+	FWQ_EXPECT(t, rejected);
+	complete_all(&c->go);
+	fwqt_thread_join(t, &th, irq_unstick, c, "drain_workqueue");
+
+	FWQ_EXPECT(t, c->fired);
+	FWQ_EXPECT(t, !c->irq_in_task);
+	/* the interrupt landed on the host item's worker */
+	FWQ_EXPECT(t, c->irq_current == c->host_task);
+	fwq_ktap_diag("timer %s, in %s, queueing from it %s",
+		      c->fired ? "fired" : "did not fire",
+		      c->irq_current == c->host_task ? "the host item's worker" :
+		      "another task",
+		      c->irq_queued ? "accepted" : "rejected");
+	FWQ_EXPECT(t, !c->irq_queued);
+	FWQ_EXPECT(t, !fwq_work_pending(&c->from_irq));
+	fwq_destroy_workqueue(c->wq);
+	kfree(c);
+	return;
+out_go:
+	complete_all(&c->go);
+	fwq_destroy_workqueue(c->wq);
+	kfree(c);
+}
+
 static const struct fwq_ktap_case drain_cases[] = {
 	FWQT_CASE("drain_with_chained_work", test_drain_chained, F),
 	FWQT_CASE("destroy_runs_pending_work", test_destroy_pending, F),
+	{ .name = "drain_rejects_irq_queueing", .run = test_drain_rejects_irq },
 	{}
 };
 
