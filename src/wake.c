@@ -304,9 +304,17 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 							     cpu_online_mask);
 
 			if (cpu < nr_cpu_ids) {
+				/*
+				 * Charged to the pwq of the item that makes the
+				 * kick (the worklist is not empty here), as
+				 * mainline does: the kicked worker is idle.
+				 */
+				struct fwq_work *first =
+					list_first_entry(&pool->worklist,
+							 struct fwq_work, entry);
+
 				WRITE_ONCE(p->wake_cpu, cpu);
-				if (worker->current_pwq)
-					worker->current_pwq->stats[PWQ_STAT_REPATRIATED]++;
+				fwq_work_pwq(first)->stats[PWQ_STAT_REPATRIATED]++;
 			}
 		}
 	}

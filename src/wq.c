@@ -795,6 +795,7 @@ EXPORT_SYMBOL_GPL(fwq_workqueue_variant);
 
 void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st)
 {
+	struct fwq_pwq *pwq;
 	int cpu, s;
 
 	memset(st, 0, sizeof(*st));
@@ -813,6 +814,8 @@ void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st)
 	st->flushes = wq->nr_flushes;
 	st->flush_pwqs_visited = wq->flush_pwqs_visited;
 	st->flush_lock_cycles = wq->flush_lock_cycles;
+	list_for_each_entry(pwq, &wq->pwqs, pwqs_node)
+		st->repatriated += READ_ONCE(pwq->stats[PWQ_STAT_REPATRIATED]);
 	mutex_unlock(&wq->mutex);
 }
 EXPORT_SYMBOL_GPL(fwq_workqueue_get_stats);

@@ -678,6 +678,9 @@ enum fwq_wake_site {
  * @wakeups: wakeups issued on behalf of this workqueue, by site and
  *	by whether a pool lock was held at the wakeup call
  *	([site][0] = no lock held, [site][1] = under a pool lock)
+ * @repatriated: idle workers of a non-strict unbound pool that a kick
+ *	steered back into their pod, summed over the workqueue's current
+ *	pwqs
  */
 struct fwq_wq_stats {
 	u64 queued;
@@ -687,6 +690,7 @@ struct fwq_wq_stats {
 	u64 flush_pwqs_visited;
 	u64 flush_lock_cycles;
 	u64 wakeups[FWQ_SITE_NR][2];
+	u64 repatriated;
 };
 
 /**

@@ -4,6 +4,7 @@
  * CPUs of its cpumask; with affn_strict they run on CPUs of the queueing
  * CPU's pod; per-CPU workqueues run items on the CPU they were queued to.
  * Destroying an unbound workqueue releases its pools and their workers.
+ * Kicking an idle worker that sits outside its pod counts a repatriation.
  * Runs per wake variant: kick_pool picks and places the worker.
  */
 #include <linux/cpu.h>
@@ -317,11 +318,90 @@ static void test_offline_cpumask(struct fwq_ktap_test *t)
 	kfree(it);
 }
 
+#define RP_ROUNDS	8
+#define RP_NICE		-11	/* a pool of the case's own */
+
+struct rp_item {
+	struct fwq_work work;
+	int away_cpu;	/* leave the worker on this CPU; -1: stay */
+	bool moved;
+};
+
+static void rp_fn(struct fwq_work *work)
+{
+	struct rp_item *it = container_of(work, struct rp_item, work);
+	cpumask_var_t saved;
+
+	it->moved = false;
+	if (it->away_cpu < 0 || !alloc_cpumask_var(&saved, GFP_KERNEL))
+		return;
+	/*
+	 * Leave this worker, once idle, on a CPU outside its pod: move it
+	 * there, then give it its own cpumask back (the whole cpumask, as
+	 * the pool is non-strict), which does not move it again.
+	 */
+	cpumask_copy(saved, current->cpus_ptr);
+	if (!set_cpus_allowed_ptr(current, cpumask_of(it->away_cpu)))
+		it->moved = raw_smp_processor_id() == it->away_cpu;
+	set_cpus_allowed_ptr(current, saved);
+	free_cpumask_var(saved);
+}
+
+/*
+ * Invariant: kicking an idle worker of a non-strict unbound pool that last
+ * ran outside its pod steers its wakeup back into the pod and counts the
+ * repatriation, charged, as in mainline, to the pwq of the item that
+ * makes the kick (the idle worker has no current pwq). One-CPU pods
+ * (scope cpu); each round leaves the worker on another CPU, waits for it
+ * to go idle and queues one item from its pod.
+ */
+static void test_repatriation_counted(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_wq_stats st;
+	struct fwq_variant v;
+	struct rp_item it;
+	int home, away, i, moved = 0;
+
+	fwqt_variant(t, &v, W);
+	home = fwqt_random_online_cpu();
+	away = cpumask_any_but(cpu_online_mask, home);
+	if (away >= nr_cpu_ids) {
+		fwq_ktap_diag("needs two online CPUs");
+		return;
+	}
+	wq = fwqt_alloc_unbound(t, &v, 0, 1, FWQ_AFFN_CPU, RP_NICE);
+	if (!wq)
+		return;
+	FWQ_INIT_WORK(&it.work, rp_fn);
+	for (i = 0; i < RP_ROUNDS; i++) {
+		it.away_cpu = away;
+		FWQ_EXPECT(t, fwq_queue_work_on(home, wq, &it.work));
+		fwq_flush_work(&it.work);
+		moved += it.moved;
+		/* not a timing check: only lets the worker reach idle */
+		msleep(20);
+		it.away_cpu = -1;
+		FWQ_EXPECT(t, fwq_queue_work_on(home, wq, &it.work));
+		fwq_flush_work(&it.work);
+		fwq_workqueue_get_stats(wq, &st);
+		if (st.repatriated)
+			break;
+	}
+	fwq_ktap_diag("home %d, away %d: moved away %d times, %llu repatriations in %d rounds",
+		      home, away, moved, st.repatriated,
+		      i < RP_ROUNDS ? i + 1 : i);
+	FWQ_EXPECT(t, moved > 0);
+	FWQ_EXPECT(t, st.repatriated > 0);
+	fwq_destroy_workqueue(wq);
+}
+
 static const struct fwq_ktap_case affinity_cases[] = {
 	FWQT_CASE("unbound_runs_inside_cpumask", test_affinity_cpumask, W),
 	FWQT_CASE("strict_runs_inside_pod", test_affinity_strict_pod, W),
 	FWQT_CASE("destroy_releases_pool", test_destroy_releases_pool, W),
 	FWQT_CASE("offline_cpumask_gets_a_worker", test_offline_cpumask, W),
+	FWQT_CASE("repatriation_counted", test_repatriation_counted, W),
 	{}
 };
 
