@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: flush_workqueue (colors, flusher queue, overflow, cascade), the three
- * pwq-walk strategies, flush_work barriers, drain.
+ * fwq: flush_workqueue (colors, flusher queue, overflow, cascade), the
+ * stateless pwq-walk strategies, flush_work barriers, drain.
  *
- * The walk strategy is fixed per workqueue at creation (flush=):
+ * The walk strategy is fixed per workqueue at creation (flush=); each is a
+ * struct fwq_flush_ops in fwq_flush_strategies[]:
  *   each      lock and unlock the pool of every pwq (before 6.13).
  *   coalesce  keep the pool lock across consecutive pwqs of one pool
  *             (85f0d8e39aff, mainline since 6.13).
- *   active    visit only the pwqs queued to since the last flush: per-node
- *             lists (plus a fallback node for NUMA_NO_NODE pools) with a
- *             per-node mirror of wq->work_color; coalescing as above
- *             (seed series 2, reconstructed from its description).
- *
- * Invariant of flush=active, checked under pool->lock: a pwq not on any
- * list has total_in_flight == 0 and flush_color == -1. An off-list pwq's
- * work_color is stale, which is harmless because nothing of it is in flight;
- * __fwq_queue_work() re-syncs it from the node mirror when it lists it.
+ *   active    visit only the pwqs queued to since the last flush
+ *             (src/flush_active.c, which has its own state and hooks).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,36 +18,6 @@
 
 #include "internal.h"
 #include "fwq_trace.h"
-
-static struct fwq_flush_pnode *fwq_pwq_fpn(struct fwq_pwq *pwq)
-{
-	return &pwq->wq->fpn[fwq_node_idx(pwq->pool->node)];
-}
-
-/* flush=active enqueue hook: under pool->lock, @pwq not listed */
-void fwq_flush_pnode_add(struct fwq_pwq *pwq)
-{
-	struct fwq_flush_pnode *fpn = fwq_pwq_fpn(pwq);
-
-	lockdep_assert_held(&pwq->pool->lock);
-	fwq_check(!pwq->total_in_flight && pwq->flush_color == -1,
-		  "unlisted pwq of %s has items in flight", pwq->wq->name);
-	raw_spin_lock(&fpn->lock);
-	pwq->work_color = fpn->work_color;
-	list_add_tail(&pwq->flush_node, &fpn->pwqs);
-	raw_spin_unlock(&fpn->lock);
-}
-
-/* release path: under wq->mutex, so no flusher holds @pwq privately */
-void fwq_flush_pnode_del(struct fwq_pwq *pwq)
-{
-	struct fwq_flush_pnode *fpn = fwq_pwq_fpn(pwq);
-
-	lockdep_assert_held(&pwq->wq->mutex);
-	raw_spin_lock_irq(&fpn->lock);
-	list_del_init(&pwq->flush_node);
-	raw_spin_unlock_irq(&fpn->lock);
-}
 
 /**
  * fwq_flush_visit - the per-pwq step of a flush preparation
@@ -130,72 +94,16 @@ static bool fwq_flush_walk_coalesce(struct fwq_workqueue *wq,
 	return wait;
 }
 
-/* flush=active: only the listed pwqs, per node, coalescing pool locks */
-static bool fwq_flush_walk_active(struct fwq_workqueue *wq, int flush_color,
-				  int work_color)
-{
-	struct fwq_pwq *pwq;
-	LIST_HEAD(todo);
-	bool wait = false;
-	int i;
-
-	/* per node: the splice instant linearizes against enqueuers */
-	for (i = 0; i <= nr_node_ids; i++) {
-		struct fwq_flush_pnode *fpn = &wq->fpn[i];
-
-		raw_spin_lock_irq(&fpn->lock);
-		list_splice_tail_init(&fpn->pwqs, &todo);
-		if (work_color >= 0)
-			fpn->work_color = work_color;
-		raw_spin_unlock_irq(&fpn->lock);
-	}
-
-	pwq = list_first_entry_or_null(&todo, struct fwq_pwq, flush_node);
-	while (pwq) {
-		struct fwq_pool *pool = pwq->pool;
-
-		fwq_pool_lock_irq(pool);
-		wq->flush_lock_cycles++;
-		do {
-			/*
-			 * Off the private list; visited pwqs go back to their
-			 * node's list only while something is in flight.
-			 */
-			list_del_init(&pwq->flush_node);
-			wait |= fwq_flush_visit(wq, pwq, flush_color,
-						work_color);
-			if (pwq->total_in_flight) {
-				struct fwq_flush_pnode *fpn = fwq_pwq_fpn(pwq);
-
-				raw_spin_lock(&fpn->lock);
-				list_add_tail(&pwq->flush_node, &fpn->pwqs);
-				raw_spin_unlock(&fpn->lock);
-			} else {
-				fwq_check(pwq->flush_color == -1,
-					  "idle pwq of %s left flushing",
-					  wq->name);
-			}
-			pwq = list_first_entry_or_null(&todo, struct fwq_pwq,
-						       flush_node);
-		} while (pwq && pwq->pool == pool);
-		fwq_pool_unlock_irq(pool);
-	}
-	return wait;
-}
-
 static const struct fwq_flush_ops fwq_flush_each_ops = {
 	.name = "each",
+	.desc = "cycle the pool lock of every pwq (before 6.13)",
 	.walk = fwq_flush_walk_each,
 };
 
 static const struct fwq_flush_ops fwq_flush_coalesce_ops = {
 	.name = "coalesce",
+	.desc = "one pool-lock cycle per run of pwqs of one pool (6.13)",
 	.walk = fwq_flush_walk_coalesce,
-};
-
-static const struct fwq_flush_ops fwq_flush_active_ops = {
-	.name = "active",
-	.walk = fwq_flush_walk_active,
 };
 
 const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR] = {
@@ -465,9 +373,13 @@ static void fwq_insert_wq_barrier(struct fwq_pwq *pwq,
 		set_bit(FWQ_WORK_STRUCT_LINKED_BIT, bits);
 	}
 
-	if (pwq->wq->flush_ops == fwq_flush_strategies[FWQ_FLUSH_ACTIVE])
-		fwq_check(!list_empty(&pwq->flush_node),
-			  "barrier on an unlisted pwq of %s", pwq->wq->name);
+	/*
+	 * A strategy that tracks pwqs needs no hook here: the item in flight
+	 * that the barrier follows keeps its pwq tracked.
+	 */
+	fwq_check(!pwq->wq->flush_ops->enqueue ||
+		  !list_empty(&pwq->flush_node),
+		  "barrier on an untracked pwq of %s", pwq->wq->name);
 
 	pwq->nr_in_flight[color]++;
 	pwq->total_in_flight++;

@@ -17,15 +17,18 @@
  * WR: written under wq->mutex, read under RCU.
  * WO: written under wq->mutex with WRITE_ONCE(), read with READ_ONCE().
  * MD: fwq_mayday_lock.
- * FN: pwq->flush_node (flush=active). The pwq is on its node's fpn->pwqs,
- *     on the private list of the flusher that holds wq->mutex, or on
- *     neither (empty). The enqueue adds it, only if empty, under its
- *     pool->lock and fpn->lock. The flusher splices fpn->pwqs onto its
- *     private list under fpn->lock alone, takes each pwq off that list
- *     under the pwq's pool->lock, and puts it back on fpn->pwqs (pool->lock
- *     and fpn->lock) while items are in flight. The release path deletes
- *     it under wq->mutex and fpn->lock. So emptiness may be tested under
- *     pool->lock or wq->mutex; fpn->pwqs itself needs fpn->lock.
+ * FN: pwq->flush_node, for a flush strategy that tracks pwqs (one with an
+ *     .enqueue hook; flush=active, src/flush_active.c). The pwq is on the
+ *     strategy's list (flush=active: its node's fpn->pwqs), on a private
+ *     list of the flusher that holds wq->mutex, or on neither (empty).
+ *     Emptiness changes only under the pwq's pool->lock (the enqueue adds
+ *     an empty one, a flusher visit takes one off its private list) or
+ *     under wq->mutex (the release path deletes it), so it may be tested
+ *     under either. The lists themselves need the strategy's lock
+ *     (fpn->lock): the flusher splices fpn->pwqs onto its private list
+ *     under fpn->lock alone, and puts a pwq with items still in flight
+ *     back under its pool->lock and fpn->lock; the enqueue adds under
+ *     pool->lock and fpn->lock.
  * AT: atomic.
  *
  * Lock nesting order, outer to inner (the one place it is written down):
@@ -288,7 +291,7 @@ struct fwq_pwq {
 	struct list_head	pending_node;	/* LN: nna->pending_pwqs */
 	struct list_head	pwqs_node;	/* WR: wq->pwqs */
 	struct list_head	mayday_node;	/* MD: wq->maydays */
-	struct list_head	flush_node;	/* FN: fpn->pwqs (flush=active) */
+	struct list_head	flush_node;	/* FN: flush strategy's tracking */
 	struct fwq_work		mayday_cursor;	/* L: rescuer position */
 
 	u64			stats[PWQ_NR_STATS]; /* L */
@@ -311,19 +314,6 @@ struct fwq_nna {
 	struct list_head	pending_pwqs;
 };
 
-/**
- * struct fwq_flush_pnode - per-node list of pwqs active since the last
- *	flush (flush=active)
- * @lock: innermost, below pool->lock
- * @work_color: per-node mirror of wq->work_color
- * @pwqs: FN: the listed pwqs
- */
-struct fwq_flush_pnode {
-	raw_spinlock_t		lock;
-	int			work_color;
-	struct list_head	pwqs;
-};
-
 /* one flush_workqueue() caller */
 struct fwq_flusher {
 	struct list_head	list;		/* WQ: flusher_queue/overflow */
@@ -336,13 +326,35 @@ struct fwq_flusher {
 };
 
 /**
- * struct fwq_flush_ops - how flush_workqueue walks the pwqs
- * @name: variant name
- * @walk: visit pwqs under their pool locks, calling fwq_flush_visit();
- *	returns true if any pwq must be waited for
+ * struct fwq_flush_ops - a flush strategy: how flush_workqueue() finds and
+ *	visits the pwqs, and every hook the engine calls for it. Only @name,
+ *	@desc and @walk are required. Nothing outside the strategy's own file
+ *	tests which strategy a workqueue has; the engine calls these hooks.
+ * @name: variant name (flush=NAME)
+ * @desc: one line for the parameter help and debugfs
+ * @init: allocate the strategy's per-workqueue state in wq->flush_priv;
+ *	process context, before the workqueue has a pwq. Return 0 or -errno.
+ * @exit: free wq->flush_priv; also called after a failed or skipped @init
+ *	(flush_priv is then NULL)
+ * @enqueue: an item is being queued to @pwq, whose flush_node is empty
+ *	(untracked); under pool->lock, before the item's colour is read. With
+ *	this hook the strategy tracks pwqs on flush_node (see FN) and a
+ *	barrier's pwq must be tracked already.
+ * @release: @pwq is being released; under wq->mutex, so no flusher holds
+ *	it on a private list
+ * @show: debugfs detail for the workqueue dump; under wq->mutex
+ * @walk: visit pwqs under their pool locks, calling fwq_flush_visit(), and
+ *	add every pool-lock acquisition to wq->flush_lock_cycles; returns
+ *	true if any pwq must be waited for
  */
 struct fwq_flush_ops {
 	const char *name;
+	const char *desc;
+	int (*init)(struct fwq_workqueue *wq);
+	void (*exit)(struct fwq_workqueue *wq);
+	void (*enqueue)(struct fwq_pwq *pwq);
+	void (*release)(struct fwq_pwq *pwq);
+	void (*show)(struct seq_file *m, struct fwq_workqueue *wq);
 	bool (*walk)(struct fwq_workqueue *wq, int flush_color,
 		     int work_color);
 };
@@ -403,7 +415,7 @@ struct fwq_workqueue {
 	unsigned int		flags ____cacheline_aligned;
 	struct fwq_pwq __rcu * __percpu *cpu_pwq;	/* I: per-CPU pwqs */
 	struct fwq_wq_pcpu_stats __percpu *pcpu_stats;	/* I */
-	struct fwq_flush_pnode	*fpn;		/* I: [nr_node_ids + 1] */
+	void			*flush_priv;	/* I: the flush strategy's state */
 	struct fwq_nna		*nna[];		/* I: [nr_node_ids + 1] */
 };
 
@@ -706,8 +718,9 @@ void fwq_wq_put(struct fwq_workqueue *wq);
 bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
 		     int flush_color, int work_color);
 bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
-void fwq_flush_pnode_add(struct fwq_pwq *pwq);
-void fwq_flush_pnode_del(struct fwq_pwq *pwq);
+
+/* flush_active.c */
+extern const struct fwq_flush_ops fwq_flush_active_ops;
 
 /* wq.c */
 void fwq_pwq_release_workfn(struct kthread_work *work);

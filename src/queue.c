@@ -401,9 +401,9 @@ retry:
 
 	trace_fwq_queue_work(req_cpu, pwq, work);
 
-	if (wq->flush_ops == fwq_flush_strategies[FWQ_FLUSH_ACTIVE] &&
-	    list_empty(&pwq->flush_node))
-		fwq_flush_pnode_add(pwq);
+	/* a flush strategy that tracks pwqs learns of an untracked one */
+	if (wq->flush_ops->enqueue && list_empty(&pwq->flush_node))
+		wq->flush_ops->enqueue(pwq);
 
 	pwq->nr_in_flight[pwq->work_color]++;
 	pwq->total_in_flight++;

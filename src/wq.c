@@ -35,7 +35,8 @@ static void fwq_free_wq(struct fwq_workqueue *wq)
 		for (i = 0; i <= nr_node_ids; i++)
 			kfree(wq->nna[i]);
 	}
-	kfree(wq->fpn);
+	if (wq->flush_ops && wq->flush_ops->exit)
+		wq->flush_ops->exit(wq);
 	free_percpu(wq->cpu_pwq);
 	free_percpu(wq->pcpu_stats);
 	fwq_free_workqueue_attrs(wq->unbound_attrs);
@@ -82,8 +83,8 @@ void fwq_pwq_release_workfn(struct kthread_work *work)
 		list_del_rcu(&pwq->pwqs_node);
 		is_last = list_empty(&wq->pwqs);
 	}
-	if (wq->flush_ops == fwq_flush_strategies[FWQ_FLUSH_ACTIVE])
-		fwq_flush_pnode_del(pwq);
+	if (wq->flush_ops->release)
+		wq->flush_ops->release(pwq);
 	mutex_unlock(&wq->mutex);
 
 	if (pool->cpu < 0) {
@@ -622,13 +623,10 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	wq->pcpu_stats = alloc_percpu(struct fwq_wq_pcpu_stats);
 	wq->cpu_pwq = (struct fwq_pwq __rcu * __percpu *)
 		       alloc_percpu(struct fwq_pwq *);
-	wq->fpn = kcalloc(nr_node_ids + 1, sizeof(*wq->fpn), GFP_KERNEL);
-	if (!wq->pcpu_stats || !wq->cpu_pwq || !wq->fpn)
+	if (!wq->pcpu_stats || !wq->cpu_pwq)
 		goto err_free;
-	for (i = 0; i <= nr_node_ids; i++) {
-		raw_spin_lock_init(&wq->fpn[i].lock);
-		INIT_LIST_HEAD(&wq->fpn[i].pwqs);
-	}
+	if (wq->flush_ops->init && wq->flush_ops->init(wq))
+		goto err_free;
 	if (flags & FWQ_UNBOUND) {
 		for (i = 0; i <= nr_node_ids; i++) {
 			struct fwq_nna *nna;
@@ -846,7 +844,7 @@ static void fwq_wq_show_one(struct seq_file *m, struct fwq_workqueue *wq)
 	struct fwq_flusher *f;
 	struct fwq_pwq *pwq, *dfl;
 	char vbuf[96];
-	int nq = 0, no = 0, cpu, i;
+	int nq = 0, no = 0, cpu;
 
 	mutex_lock(&wq->mutex);
 	fwq_variant_str(&wq->variant, vbuf, sizeof(vbuf));
@@ -878,23 +876,8 @@ static void fwq_wq_show_one(struct seq_file *m, struct fwq_workqueue *wq)
 	if (dfl)
 		seq_printf(m, " dfl:%d", dfl->pool->id);
 	seq_putc(m, '\n');
-	if (wq->flush_ops == fwq_flush_strategies[FWQ_FLUSH_ACTIVE]) {
-		seq_puts(m, "  fpn:");
-		for (i = 0; i <= nr_node_ids; i++) {
-			struct fwq_flush_pnode *fpn = &wq->fpn[i];
-			int n = 0;
-
-			raw_spin_lock_irq(&fpn->lock);
-			list_for_each_entry(pwq, &fpn->pwqs, flush_node)
-				n++;
-			seq_printf(m, " node%s%d:listed=%d,color=%d",
-				   i == nr_node_ids ? "-fallback" : "",
-				   i == nr_node_ids ? -1 : i, n,
-				   fpn->work_color);
-			raw_spin_unlock_irq(&fpn->lock);
-		}
-		seq_putc(m, '\n');
-	}
+	if (wq->flush_ops->show)
+		wq->flush_ops->show(m, wq);
 	mutex_unlock(&wq->mutex);
 }
 
