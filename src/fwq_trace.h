@@ -8,7 +8,7 @@
  * workqueue name is a char[FWQ_NAME_LEN], which every fwq name fits, not a
  * dynamic string: __assign_str() changed its arguments in 6.10). The
  * others show what fwq's variants change: a flush's walk (pwqs visited,
- * pool-lock cycles), every worker wakeup (its site and whether a pool lock
+ * lock cycles), every worker wakeup (its site and whether a pool lock
  * was held), worker creation and cull, and the kicked-list move.
  *
  * Disabled, a tracepoint is a static-key no-op. FWQ_TRACE=n (src/Kbuild)
@@ -186,7 +186,8 @@ TRACE_EVENT(fwq_flush_start,
  * @wq: the workqueue
  * @color: the colour this flush waited for
  * @pwqs_visited: pwqs its walks visited
- * @lock_cycles: pool-lock acquisitions its walks made
+ * @lock_cycles: lock acquisitions its walks made (pool locks, and
+ *	flush=active's node locks)
  *
  * A walk is counted by the flusher that ran it (the first flusher runs the
  * cascade's walks for the others), so over any stretch of time the sums of

@@ -25,10 +25,10 @@
  *     an empty one, a flusher visit takes one off its private list) or
  *     under wq->mutex (the release path deletes it), so it may be tested
  *     under either. The lists themselves need the strategy's lock
- *     (fpn->lock): the flusher splices fpn->pwqs onto its private list
- *     under fpn->lock alone, and puts a pwq with items still in flight
- *     back under its pool->lock and fpn->lock; the enqueue adds under
- *     pool->lock and fpn->lock.
+ *     (fpn->lock): the flusher splices fpn->pwqs onto its private list, and
+ *     its private list of kept pwqs (items still in flight) back onto
+ *     fpn->pwqs, under fpn->lock alone; the enqueue adds under pool->lock
+ *     and fpn->lock.
  * AT: atomic.
  *
  * Lock nesting order, outer to inner (the one place it is written down):
@@ -53,7 +53,7 @@
  *   drops its own pool->lock and, holding nna->lock, only trylocks the
  *   other pool->lock; when that fails it drops nna->lock, takes the
  *   pool->lock, then nna->lock again.
- *   A flusher takes fpn->lock without a pool->lock for its splice, and never
+ *   A flusher takes fpn->lock without a pool->lock for its splices, and never
  *   takes a pool->lock while holding an fpn->lock.
  */
 #ifndef _FWQ_INTERNAL_H
@@ -344,8 +344,8 @@ struct fwq_flusher {
  *	it on a private list
  * @show: debugfs detail for the workqueue dump; under wq->mutex
  * @walk: visit pwqs under their pool locks, calling fwq_flush_visit(), and
- *	add every pool-lock acquisition to wq->flush_lock_cycles; returns
- *	true if any pwq must be waited for
+ *	add every lock acquisition (pool and strategy locks) to
+ *	wq->flush_lock_cycles; returns true if any pwq must be waited for
  */
 struct fwq_flush_ops {
 	const char *name;

@@ -674,7 +674,8 @@ enum fwq_wake_site {
  * @completed: items whose execution finished
  * @flushes: fwq_flush_workqueue() calls (drain passes included)
  * @flush_pwqs_visited: pwqs visited by flushes, in total
- * @flush_lock_cycles: pool-lock acquisitions made by flushes, in total
+ * @flush_lock_cycles: lock acquisitions made by flush walks, in total: pool
+ *	locks, and the per-node list locks of flush=active
  * @wakeups: wakeups issued on behalf of this workqueue, by site and
  *	by whether a pool lock was held at the wakeup call
  *	([site][0] = no lock held, [site][1] = under a pool lock)

@@ -10,10 +10,14 @@
  *    pwqs sharing a pool (here: far fewer cycles than pwqs);
  *  - flush=active: only pwqs active since the last flush are visited: none
  *    for a flush of an idle workqueue, and only the queued-to pwq(s) after
- *    one item.
+ *    one item. Its node locks count as lock cycles too: one splice per
+ *    node on every flush, and one more per node whose pwqs still have
+ *    items in flight, however many pwqs that node keeps
+ *    (src/flush_active.c).
  */
 #include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/nodemask.h>
 
 #include <fwq/fwq.h>
 
@@ -108,8 +112,11 @@ static void test_flush_walk(struct fwq_ktap_test *t)
 	case FWQ_FLUSH_ACTIVE:
 		/* nothing queued since the last flush: nothing to visit */
 		FWQ_EXPECT_EQ(t, idle.visited, 0);
+		/* ...and no pool lock: one node-lock splice per node */
+		FWQ_EXPECT_EQ(t, idle.cycles, nr_node_ids + 1);
 		/* one item on one pwq */
 		FWQ_EXPECT(t, busy.visited >= 1);
+		FWQ_EXPECT(t, busy.cycles >= nr_node_ids + 2);
 		FWQ_EXPECT(t, busy.visited < num_online_cpus() ||
 			   num_online_cpus() <= 2);
 		break;
@@ -119,8 +126,106 @@ static void test_flush_walk(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
+struct fw_keep {
+	struct fwq_workqueue *wq;
+};
+
+static void fw_keep_flush(void *arg)
+{
+	struct fw_keep *k = arg;
+
+	fwq_flush_workqueue(k->wq);
+}
+
+static void fw_keep_unstick(void *arg)
+{
+	struct fwqt_blocker *b = arg;
+
+	fwqt_blocker_open(&b[0]);
+	fwqt_blocker_open(&b[1]);
+}
+
+/*
+ * Invariant: the walk of a flush that finds items in flight on several
+ * pwqs of one pool: each cycles the pool lock per pwq; coalesce once for
+ * them all; active visits just those pwqs under one pool-lock cycle, and
+ * puts them back on their node's list in one node-lock section, not one
+ * per pwq. The flusher runs in a thread while two items block on two
+ * CPUs' pwqs of one pool (scope system); the walk is over once the
+ * flush count has grown, as both happen under wq->mutex.
+ */
+static void test_flush_walk_kept(struct fwq_ktap_test *t)
+{
+	struct fwqt_blocker b[2];
+	struct fwq_wq_stats a, s;
+	struct fwq_workqueue *wq;
+	struct fwqt_thread th;
+	struct fwq_variant v;
+	struct fw_keep k;
+	u64 visited, cycles;
+	unsigned long end;
+	int cpu, n = 0;
+
+	fwqt_variant(t, &v, F);
+	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_SYSTEM, 0);
+	if (!wq)
+		return;
+	fwqt_blocker_init(&b[0]);
+	fwqt_blocker_init(&b[1]);
+	fwq_flush_workqueue(wq);	/* settle: nothing listed */
+	fwq_workqueue_get_stats(wq, &a);
+	for_each_online_cpu(cpu) {
+		fwq_queue_work_on(cpu, wq, &b[n].work);
+		if (++n == ARRAY_SIZE(b))
+			break;
+	}
+	if (n < ARRAY_SIZE(b))
+		fwqt_blocker_open(&b[1]);	/* one CPU: one item */
+
+	k.wq = wq;
+	if (fwqt_thread_start(&th, fw_keep_flush, &k, -1, "fw-keep")) {
+		FWQ_EXPECT(t, !"flusher thread");
+		fw_keep_unstick(b);
+		goto out;
+	}
+	end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+	do {
+		fwq_workqueue_get_stats(wq, &s);
+		if (s.flushes != a.flushes)
+			break;
+		msleep(20);
+	} while (time_before(jiffies, end));
+	fw_keep_unstick(b);
+	fwqt_thread_join(t, &th, fw_keep_unstick, b, "flush with kept pwqs");
+
+	visited = s.flush_pwqs_visited - a.flush_pwqs_visited;
+	cycles = s.flush_lock_cycles - a.flush_lock_cycles;
+	fwq_ktap_diag("%d items in flight: %llu pwqs visited, %llu lock cycles, %u nodes",
+		      n, visited, cycles, nr_node_ids);
+	if (!FWQ_EXPECT_EQ(t, s.flushes, a.flushes + 1))
+		goto out;
+	switch (v.flush) {
+	case FWQ_FLUSH_EACH:
+		FWQ_EXPECT_EQ(t, cycles, visited);
+		break;
+	case FWQ_FLUSH_COALESCE:
+		FWQ_EXPECT(t, cycles >= 1 && cycles < visited);
+		break;
+	case FWQ_FLUSH_ACTIVE:
+		/* the queued-to pwqs only, one pool cycle, one put-back */
+		FWQ_EXPECT_EQ(t, visited, n);
+		FWQ_EXPECT_EQ(t, cycles, nr_node_ids + 1 + 1 + 1);
+		break;
+	default:
+		FWQ_EXPECT(t, !"unknown flush variant");
+	}
+out:
+	fwq_destroy_workqueue(wq);
+}
+
 static const struct fwq_ktap_case flushwalk_cases[] = {
 	FWQT_CASE("flush_walk_matches_variant", test_flush_walk, F),
+	FWQT_CASE("flush_walk_keeps_busy_pwqs", test_flush_walk_kept, F),
 	{}
 };
 
