@@ -51,9 +51,15 @@ lint_checkpatch() {
 		rm -f "$log"
 		return
 	fi
-	mapfile -t files < <(c_sources)
+	# The variant registry is a set of X-macro lists, which checkpatch
+	# reads as complex macros that reuse their argument: the one file
+	# where those two checks are off (every other check still runs).
+	mapfile -t files < <(c_sources | grep -vx include/fwq/variants.h)
 	perl "$cp" --strict --no-tree --quiet --no-summary --show-types \
 		-f "${files[@]}" > "$log" 2>&1 || rc=1
+	perl "$cp" --strict --no-tree --quiet --no-summary --show-types \
+		--ignore COMPLEX_MACRO,MACRO_ARG_REUSE \
+		-f include/fwq/variants.h >> "$log" 2>&1 || rc=1
 	[ -s "$log" ] && rc=1
 	report checkpatch $rc "$log"
 	rm -f "$log"

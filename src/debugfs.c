@@ -10,7 +10,10 @@
  *   wqs                 per workqueue: CPU -> pool map, flush state, and for
  *                       flush=active the per-node lists and mirror colors
  *   nr_active           per unbound workqueue: per-node nr/max
- *   variants            the variant axes, their names and the defaults
+ *   variants            the registry (include/fwq/variants.h): "default
+ *                       VARIANT", one "axis AXIS NAME..." line per axis (the
+ *                       names scripts enumerate), one "desc AXIS NAME TEXT"
+ *                       line per variant, then every combination, one a line
  *   check               runs the pool bookkeeping checks; prints counters
  *   debug_counters      "name value" lines: kicked_reaped, cull_rekick, ...
  *   objects             live counts: workqueues, pools, unbound_pools, pwqs,
@@ -108,6 +111,41 @@ static int fwq_nr_active_file_show(struct seq_file *m, void *v)
 
 FWQ_DEBUGFS_RO(nr_active_file);
 
+/* one variant of the registry, for the "variants" file */
+struct fwq_variant_row {
+	const char *name;
+	const char *const *desc;	/* its ops' .desc */
+};
+
+#define FWQ_VARIANT_ROW(id, name, ops)	{ #name, &(ops).desc },
+
+static const struct fwq_variant_row fwq_wake_rows[] = {
+	FWQ_WAKE_VARIANTS(FWQ_VARIANT_ROW)
+};
+
+static const struct fwq_variant_row fwq_kicked_rows[] = {
+	FWQ_KICKED_VARIANTS(FWQ_VARIANT_ROW)
+};
+
+static const struct fwq_variant_row fwq_flush_rows[] = {
+	FWQ_FLUSH_VARIANTS(FWQ_VARIANT_ROW)
+};
+
+/* one axis of the registry: its "axis" line, then its "desc" lines */
+static void fwq_variants_axis(struct seq_file *m, const char *axis,
+			      const struct fwq_variant_row *rows, int nr)
+{
+	int i;
+
+	seq_printf(m, "axis %s", axis);
+	for (i = 0; i < nr; i++)
+		seq_printf(m, " %s", rows[i].name);
+	seq_putc(m, '\n');
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "desc %s %s %s\n", axis, rows[i].name,
+			   *rows[i].desc);
+}
+
 static int fwq_variants_show(struct seq_file *m, void *v)
 {
 	struct fwq_variant dfl;
@@ -117,6 +155,9 @@ static int fwq_variants_show(struct seq_file *m, void *v)
 	fwq_default_variant(&dfl);
 	fwq_variant_str(&dfl, buf, sizeof(buf));
 	seq_printf(m, "default %s\n", buf);
+	fwq_variants_axis(m, "wake", fwq_wake_rows, FWQ_WAKE_NR);
+	fwq_variants_axis(m, "kicked_list", fwq_kicked_rows, FWQ_KICKED_NR);
+	fwq_variants_axis(m, "flush", fwq_flush_rows, FWQ_FLUSH_NR);
 	for (w = 0; w < FWQ_WAKE_NR; w++)
 		for (k = 0; k < FWQ_KICKED_NR; k++)
 			for (f = 0; f < FWQ_FLUSH_NR; f++) {

@@ -4,7 +4,7 @@
  * stateless pwq-walk strategies, flush_work barriers, drain.
  *
  * The walk strategy is fixed per workqueue at creation (flush=); each is a
- * struct fwq_flush_ops in fwq_flush_strategies[]:
+ * struct fwq_flush_ops, listed in the registry (include/fwq/variants.h):
  *   each      lock and unlock the pool of every pwq (before 6.13).
  *   coalesce  keep the pool lock across consecutive pwqs of one pool
  *             (85f0d8e39aff, mainline since 6.13).
@@ -94,22 +94,14 @@ static bool fwq_flush_walk_coalesce(struct fwq_workqueue *wq,
 	return wait;
 }
 
-static const struct fwq_flush_ops fwq_flush_each_ops = {
-	.name = "each",
+const struct fwq_flush_ops fwq_flush_each_ops = {
 	.desc = "cycle the pool lock of every pwq (before 6.13)",
 	.walk = fwq_flush_walk_each,
 };
 
-static const struct fwq_flush_ops fwq_flush_coalesce_ops = {
-	.name = "coalesce",
+const struct fwq_flush_ops fwq_flush_coalesce_ops = {
 	.desc = "one pool-lock cycle per run of pwqs of one pool (6.13)",
 	.walk = fwq_flush_walk_coalesce,
-};
-
-const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR] = {
-	[FWQ_FLUSH_EACH] = &fwq_flush_each_ops,
-	[FWQ_FLUSH_COALESCE] = &fwq_flush_coalesce_ops,
-	[FWQ_FLUSH_ACTIVE] = &fwq_flush_active_ops,
 };
 
 /*

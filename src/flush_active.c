@@ -222,7 +222,6 @@ static void fwq_flush_active_show(struct seq_file *m, struct fwq_workqueue *wq)
 }
 
 const struct fwq_flush_ops fwq_flush_active_ops = {
-	.name = "active",
 	.desc = "visit only the pwqs queued to since the last flush",
 	.init = fwq_flush_active_init,
 	.exit = fwq_flush_active_exit,

@@ -186,24 +186,26 @@ struct fwq_wake_batch {
 #define FWQ_WAKE_BATCH_INIT	{ .nr = 0 }
 
 /**
- * struct fwq_wake_ops - the wake strategy, chosen per pool by attrs.wake
- * @name: variant name
+ * struct fwq_wake_ops - a wake strategy, chosen per pool by attrs.wake; its
+ *	name and enum value come from the registry (include/fwq/variants.h)
+ * @desc: one line for debugfs "variants"
  * @kick: under pool->lock, hand the picked @worker to the wakeup mechanism
  */
 struct fwq_wake_ops {
-	const char *name;
+	const char *desc;
 	void (*kick)(struct fwq_pool *pool, struct fwq_worker *worker,
 		     struct fwq_wake_batch *wb, struct fwq_workqueue *wq,
 		     enum fwq_wake_site site);
 };
 
 /**
- * struct fwq_kicked_ops - where a kicked worker is parked, per pool
- * @name: variant name
+ * struct fwq_kicked_ops - where a kicked worker is parked, per pool; its
+ *	name and enum value come from the registry (include/fwq/variants.h)
+ * @desc: one line for debugfs "variants"
  * @park: under pool->lock, park the picked @worker
  */
 struct fwq_kicked_ops {
-	const char *name;
+	const char *desc;
 	void (*park)(struct fwq_pool *pool, struct fwq_worker *worker);
 };
 
@@ -327,11 +329,11 @@ struct fwq_flusher {
 
 /**
  * struct fwq_flush_ops - a flush strategy: how flush_workqueue() finds and
- *	visits the pwqs, and every hook the engine calls for it. Only @name,
- *	@desc and @walk are required. Nothing outside the strategy's own file
- *	tests which strategy a workqueue has; the engine calls these hooks.
- * @name: variant name (flush=NAME)
- * @desc: one line for the parameter help and debugfs
+ *	visits the pwqs, and every hook the engine calls for it. Only @desc
+ *	and @walk are required. Nothing outside the strategy's own file tests
+ *	which strategy a workqueue has; the engine calls these hooks. Its name
+ *	and enum value come from the registry (include/fwq/variants.h).
+ * @desc: one line for debugfs "variants"
  * @init: allocate the strategy's per-workqueue state in wq->flush_priv;
  *	process context, before the workqueue has a pwq. Return 0 or -errno.
  * @exit: free wq->flush_priv; also called after a failed or skipped @init
@@ -348,7 +350,6 @@ struct fwq_flusher {
  *	wq->flush_lock_cycles; returns true if any pwq must be waited for
  */
 struct fwq_flush_ops {
-	const char *name;
 	const char *desc;
 	int (*init)(struct fwq_workqueue *wq);
 	void (*exit)(struct fwq_workqueue *wq);
@@ -513,9 +514,27 @@ u64 fwq_debug_counter(const char *name);
 
 DECLARE_PER_CPU(int, fwq_pool_lock_depth);
 
+/*
+ * The strategies of every registered variant, indexed by their enum
+ * (src/variant.c builds the tables from include/fwq/variants.h), and each
+ * strategy's ops, which its own file defines.
+ */
 extern const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR];
 extern const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR];
 extern const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR];
+
+/*
+ * One declaration per axis whose declarators are the ops of the registry,
+ * between two markers that are declared only (the list needs something on
+ * each side of its commas).
+ */
+#define __FWQ_OPS_DECLARATOR(id, name, ops)	ops,
+extern const struct fwq_wake_ops fwq_wake_ops_first_,
+	FWQ_WAKE_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_wake_ops_last_;
+extern const struct fwq_kicked_ops fwq_kicked_ops_first_,
+	FWQ_KICKED_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_kicked_ops_last_;
+extern const struct fwq_flush_ops fwq_flush_ops_first_,
+	FWQ_FLUSH_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_flush_ops_last_;
 
 /* pool lock wrappers: they keep the per-CPU "pool lock held" depth */
 static inline void fwq_pool_lock(struct fwq_pool *pool)
@@ -718,9 +737,6 @@ void fwq_wq_put(struct fwq_workqueue *wq);
 bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
 		     int flush_color, int work_color);
 bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
-
-/* flush_active.c */
-extern const struct fwq_flush_ops fwq_flush_active_ops;
 
 /* wq.c */
 void fwq_pwq_release_workfn(struct kthread_work *work);

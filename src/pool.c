@@ -864,8 +864,8 @@ static void fwq_pool_show_one(struct seq_file *m, struct fwq_pool *pool)
 			   cpumask_pr_args(pool->attrs.pod_cpumask),
 			   pool->attrs.affn_strict ? " strict" : "");
 	seq_printf(m, " nice=%d wake=%s kicked_list=%s%s workers=%d idle=%d kicked=%d busy=%d nr_running=%d worklist=%d manager=%d progress_age_ms=%u created=%llu culled=%llu cull_rekick=%llu kick_coalesced=%llu kicked_reaped=%llu\n",
-		   pool->attrs.nice, pool->wake_ops->name,
-		   pool->kicked_ops->name,
+		   pool->attrs.nice, fwq_wake_name(pool->attrs.wake),
+		   fwq_kicked_name(pool->attrs.kicked),
 		   (pool->flags & POOL_DISASSOCIATED) ? " disassociated" : "",
 		   pool->nr_workers, pool->nr_idle, kicked, busy,
 		   atomic_read(&pool->nr_running), wl,

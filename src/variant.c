@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: variant and affinity-scope names, parsing, and the module parameters
- * that give new workqueues their defaults.
+ * fwq: the variant registry's tables (names, strategies; the registry
+ * itself is include/fwq/variants.h), variant and affinity-scope names,
+ * parsing, and the module parameters that give new workqueues their
+ * defaults.
  *
  * The variant of a workqueue is fixed when it is created; these parameters
  * only decide what fwq_alloc_workqueue() picks when the caller passes no
@@ -19,23 +21,35 @@
 
 #include <fwq/fwq.h>
 
+#include "internal.h"
 #include "topology.h"
 
+/* the registry's lists, in enum order: names, and pointers to the ops */
+#define FWQ_NAME_OF(id, name, ops)	__stringify(name),
+#define FWQ_OPS_OF(id, name, ops)	(&(ops)),
+
 static const char * const fwq_wake_names[FWQ_WAKE_NR] = {
-	[FWQ_WAKE_LOCKED]	= "locked",
-	[FWQ_WAKE_WAKEQ]	= "wakeq",
-	[FWQ_WAKE_CLAIM]	= "claim",
+	FWQ_WAKE_VARIANTS(FWQ_NAME_OF)
 };
 
 static const char * const fwq_kicked_names[FWQ_KICKED_NR] = {
-	[FWQ_KICKED_OFF]	= "off",
-	[FWQ_KICKED_ON]		= "on",
+	FWQ_KICKED_VARIANTS(FWQ_NAME_OF)
 };
 
 static const char * const fwq_flush_names[FWQ_FLUSH_NR] = {
-	[FWQ_FLUSH_EACH]	= "each",
-	[FWQ_FLUSH_COALESCE]	= "coalesce",
-	[FWQ_FLUSH_ACTIVE]	= "active",
+	FWQ_FLUSH_VARIANTS(FWQ_NAME_OF)
+};
+
+const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR] = {
+	FWQ_WAKE_VARIANTS(FWQ_OPS_OF)
+};
+
+const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR] = {
+	FWQ_KICKED_VARIANTS(FWQ_OPS_OF)
+};
+
+const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR] = {
+	FWQ_FLUSH_VARIANTS(FWQ_OPS_OF)
 };
 
 static const char * const fwq_scope_names[FWQ_AFFN_NR_TYPES] = {
@@ -266,24 +280,27 @@ static int fwq_name_param_get(char *buf, const struct kernel_param *kp)
 	}
 
 FWQ_NAME_PARAM(fwq_wake_param, fwq_wake_names, FWQ_WAKE_NR, 0,
-	       "wake variant (locked|wakeq|claim)");
+	       "wake variant (one of:"
+	       FWQ_WAKE_VARIANTS(__FWQ_VARIANT_NAME_STR) ")");
 FWQ_NAME_PARAM(fwq_kicked_param, fwq_kicked_names, FWQ_KICKED_NR, 0,
-	       "kicked_list variant (on|off)");
+	       "kicked_list variant (one of:"
+	       FWQ_KICKED_VARIANTS(__FWQ_VARIANT_NAME_STR) ")");
 FWQ_NAME_PARAM(fwq_flush_param, fwq_flush_names, FWQ_FLUSH_NR, 0,
-	       "flush variant (each|coalesce|active)");
+	       "flush variant (one of:"
+	       FWQ_FLUSH_VARIANTS(__FWQ_VARIANT_NAME_STR) ")");
 FWQ_NAME_PARAM(fwq_scope_param, fwq_scope_names, FWQ_AFFN_NR_TYPES,
 	       FWQ_AFFN_CPU,
 	       "affinity scope (cpu|smt|cache|cache_shard|numa|system)");
 
 module_param_cb(wake, &fwq_wake_param.ops, &fwq_param_wake, 0644);
-MODULE_PARM_DESC(wake,
-		 "default wake variant: locked, wakeq or claim (default claim)");
+MODULE_PARM_DESC(wake, "default wake variant, one of:"
+		 FWQ_WAKE_VARIANTS(__FWQ_VARIANT_NAME_STR) " (default claim)");
 module_param_cb(kicked_list, &fwq_kicked_param.ops, &fwq_param_kicked, 0644);
-MODULE_PARM_DESC(kicked_list,
-		 "default kicked_list variant: on or off (default off)");
+MODULE_PARM_DESC(kicked_list, "default kicked_list variant, one of:"
+		 FWQ_KICKED_VARIANTS(__FWQ_VARIANT_NAME_STR) " (default off)");
 module_param_cb(flush, &fwq_flush_param.ops, &fwq_param_flush, 0644);
-MODULE_PARM_DESC(flush,
-		 "default flush variant: each, coalesce or active (default coalesce)");
+MODULE_PARM_DESC(flush, "default flush variant, one of:"
+		 FWQ_FLUSH_VARIANTS(__FWQ_VARIANT_NAME_STR) " (default coalesce)");
 module_param_cb(default_affinity_scope, &fwq_scope_param.ops,
 		&fwq_param_affn_scope, 0644);
 MODULE_PARM_DESC(default_affinity_scope,

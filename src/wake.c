@@ -196,25 +196,19 @@ static void fwq_wake_claim_kick(struct fwq_pool *pool,
 	fwq_wake_batch_add(wb, worker->task, wq, site, false);
 }
 
-static const struct fwq_wake_ops fwq_wake_locked_ops = {
-	.name = "locked",
+const struct fwq_wake_ops fwq_wake_locked_ops = {
+	.desc = "wake_up_process() under pool->lock, as before the deferred-wakeup series",
 	.kick = fwq_wake_locked_kick,
 };
 
-static const struct fwq_wake_ops fwq_wake_wakeq_ops = {
-	.name = "wakeq",
+const struct fwq_wake_ops fwq_wake_wakeq_ops = {
+	.desc = "the worker on a private wake queue, woken after pool->lock is dropped (v2)",
 	.kick = fwq_wake_wakeq_kick,
 };
 
-static const struct fwq_wake_ops fwq_wake_claim_ops = {
-	.name = "claim",
+const struct fwq_wake_ops fwq_wake_claim_ops = {
+	.desc = "the worker claimed under pool->lock, woken after the unlock (as merged)",
 	.kick = fwq_wake_claim_kick,
-};
-
-const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR] = {
-	[FWQ_WAKE_LOCKED] = &fwq_wake_locked_ops,
-	[FWQ_WAKE_WAKEQ] = &fwq_wake_wakeq_ops,
-	[FWQ_WAKE_CLAIM] = &fwq_wake_claim_ops,
 };
 
 /* kicked_list=off: the picked worker stays on idle_list */
@@ -232,19 +226,14 @@ static void fwq_kicked_on_park(struct fwq_pool *pool,
 	list_move(&worker->entry, &pool->kicked_list);
 }
 
-static const struct fwq_kicked_ops fwq_kicked_off_ops = {
-	.name = "off",
+const struct fwq_kicked_ops fwq_kicked_off_ops = {
+	.desc = "a kicked worker stays on the idle list, within reach of the idle cull",
 	.park = fwq_kicked_off_park,
 };
 
-static const struct fwq_kicked_ops fwq_kicked_on_ops = {
-	.name = "on",
+const struct fwq_kicked_ops fwq_kicked_on_ops = {
+	.desc = "a kicked worker waits on pool->kicked_list, out of the idle cull's reach",
 	.park = fwq_kicked_on_park,
-};
-
-const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR] = {
-	[FWQ_KICKED_OFF] = &fwq_kicked_off_ops,
-	[FWQ_KICKED_ON] = &fwq_kicked_on_ops,
 };
 
 /**

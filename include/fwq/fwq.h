@@ -21,6 +21,8 @@
 #include <linux/timer.h>
 #include <linux/types.h>
 
+#include <fwq/variants.h>
+
 struct fwq_work;
 struct fwq_workqueue;
 
@@ -206,52 +208,42 @@ enum {
 	FWQ_NAME_LEN		= 32,
 };
 
-/**
- * enum fwq_wake - where the worker wakeup is issued (seed series 1)
- * @FWQ_WAKE_LOCKED: wake_up_process() under pool->lock, as before the series
- * @FWQ_WAKE_WAKEQ: v2: the worker goes on a private wake queue holding a task
- *	reference and is woken after pool->lock is dropped
- * @FWQ_WAKE_CLAIM: v5, as merged: the worker is claimed under pool->lock and
- *	woken with wake_up_process() after the unlock
- * @FWQ_WAKE_NR: number of wake variants
+/*
+ * The variant axes. Their values come from the registry,
+ * include/fwq/variants.h, which lists every design once; each design's
+ * one-line description is in its ops (fwq.ko's debugfs file "variants"
+ * prints them all).
  *
- * The choice applies to the enqueue path and to the chain kick in
- * process_one_work alike.
+ * enum fwq_wake: where the worker wakeup of a kick is issued (the deferred
+ * wakeup seed series): under pool->lock (locked), after the unlock through a
+ * private wake queue (wakeq), or after the unlock on a worker claimed under
+ * the lock (claim, as merged). The choice applies to the enqueue path and
+ * to the chain kick in process_one_work alike.
  */
 enum fwq_wake {
-	FWQ_WAKE_LOCKED,
-	FWQ_WAKE_WAKEQ,
-	FWQ_WAKE_CLAIM,
-	FWQ_WAKE_NR,
+	FWQ_WAKE_VARIANTS(__FWQ_WAKE_ENUM)
+	FWQ_WAKE_NR,		/* number of wake variants */
 };
 
-/**
- * enum fwq_kicked - where a kicked, not yet running worker is parked
- * @FWQ_KICKED_OFF: it stays on the idle list, within reach of the idle cull
- * @FWQ_KICKED_ON: it moves to pool->kicked_list, out of the cull's reach
- *	(seed series 1, v2 patch 1/4)
- * @FWQ_KICKED_NR: number of kicked_list variants
+/*
+ * enum fwq_kicked: where a kicked, not yet running worker is parked: on the
+ * idle list, within reach of the idle cull (off), or on pool->kicked_list,
+ * out of its reach (on).
  */
 enum fwq_kicked {
-	FWQ_KICKED_OFF,
-	FWQ_KICKED_ON,
-	FWQ_KICKED_NR,
+	FWQ_KICKED_VARIANTS(__FWQ_KICKED_ENUM)
+	FWQ_KICKED_NR,		/* number of kicked_list variants */
 };
 
-/**
- * enum fwq_flush - how flush_workqueue walks the pool workqueues
- * @FWQ_FLUSH_EACH: lock and unlock every pwq's pool, as before 6.13
- * @FWQ_FLUSH_COALESCE: cycle the pool lock only when the pool changes
- *	(85f0d8e39aff)
- * @FWQ_FLUSH_ACTIVE: visit only the pwqs active since the last flush,
- *	through per-node lists with a per-node colour mirror (seed series 2)
- * @FWQ_FLUSH_NR: number of flush variants
+/*
+ * enum fwq_flush: how flush_workqueue() walks the pool workqueues: every
+ * pwq's pool lock cycled (each, before 6.13), the lock cycled only when the
+ * pool changes (coalesce, 85f0d8e39aff), or only the pwqs active since the
+ * last flush (active, the flush-active seed mail).
  */
 enum fwq_flush {
-	FWQ_FLUSH_EACH,
-	FWQ_FLUSH_COALESCE,
-	FWQ_FLUSH_ACTIVE,
-	FWQ_FLUSH_NR,
+	FWQ_FLUSH_VARIANTS(__FWQ_FLUSH_ENUM)
+	FWQ_FLUSH_NR,		/* number of flush variants */
 };
 
 /**

@@ -20,18 +20,6 @@
 
 #include "util.h"
 
-static const char * const fwqt_wake_names[FWQ_WAKE_NR] = {
-	"locked", "wakeq", "claim",
-};
-
-static const char * const fwqt_kicked_names[FWQ_KICKED_NR] = {
-	"off", "on",
-};
-
-static const char * const fwqt_flush_names[FWQ_FLUSH_NR] = {
-	"each", "coalesce", "active",
-};
-
 /*
  * Decode @p for @axes. Axes vary in the order wake, kicked, flush; the last
  * present axis varies fastest.
@@ -72,17 +60,17 @@ static void fwqt_name(unsigned int axes, unsigned long p, char *buf,
 
 	if (axes & FWQT_AX_WAKE) {
 		n += scnprintf(buf + n, len - n, "wake=%s",
-			       fwqt_wake_names[v.wake]);
+			       fwq_wake_name(v.wake));
 		sep = ",";
 	}
 	if (axes & FWQT_AX_KICKED) {
 		n += scnprintf(buf + n, len - n, "%skicked=%s", sep,
-			       fwqt_kicked_names[v.kicked]);
+			       fwq_kicked_name(v.kicked));
 		sep = ",";
 	}
 	if (axes & FWQT_AX_FLUSH)
 		scnprintf(buf + n, len - n, "%sflush=%s", sep,
-			  fwqt_flush_names[v.flush]);
+			  fwq_flush_name(v.flush));
 }
 
 void fwqt_name_W(unsigned long p, char *buf, size_t len)
@@ -115,9 +103,8 @@ void __fwqt_variant(struct fwq_ktap_test *t, struct fwq_variant *v,
 {
 	fwqt_variant_of(axes, t->param, v);
 	fwq_ktap_diag("%s: variant wake=%s kicked_list=%s flush=%s", t->name,
-		      fwqt_wake_names[v->wake % FWQ_WAKE_NR],
-		      fwqt_kicked_names[v->kicked % FWQ_KICKED_NR],
-		      fwqt_flush_names[v->flush % FWQ_FLUSH_NR]);
+		      fwq_wake_name(v->wake), fwq_kicked_name(v->kicked),
+		      fwq_flush_name(v->flush));
 }
 
 bool fwqt_wait(struct fwq_ktap_test *t, struct completion *c, const char *what)

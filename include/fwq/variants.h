@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fwq's variant registry: every design on every axis, written once.
+ *
+ * A workqueue's variant picks one design per axis (struct fwq_variant):
+ *   wake    where the worker wakeup of a kick is issued
+ *   kicked  where a kicked, not yet running worker is parked
+ *   flush   how flush_workqueue() finds and visits the pwqs
+ *
+ * Each axis is an X-macro list of X(ID, name, ops):
+ *   ID    the enum constant's suffix: FWQ_WAKE_<ID>, FWQ_KICKED_<ID>,
+ *         FWQ_FLUSH_<ID>
+ *   name  the variant's name, as module parameters, fwq_variant_parse(),
+ *         debugfs, the selftests, torture and the bench spell it
+ *   ops   the struct fwq_wake_ops, fwq_kicked_ops or fwq_flush_ops that
+ *         implements it in fwq.ko (src/internal.h), with its one-line
+ *         description and hooks
+ * Everything else is generated from these lists: the enums below, the name
+ * tables, parsers and printers, the module parameter help, the strategy
+ * tables, and the variant list in debugfs ("variants"), from which the
+ * scripts enumerate. docs/adding-a-variant.md walks through adding one:
+ * a file with its ops, plus one line here.
+ *
+ * The order is the enum order. The first line of an axis is its value 0.
+ */
+#ifndef _FWQ_VARIANTS_H
+#define _FWQ_VARIANTS_H
+
+#define FWQ_WAKE_VARIANTS(X)						\
+	X(LOCKED,	locked,		fwq_wake_locked_ops)		\
+	X(WAKEQ,	wakeq,		fwq_wake_wakeq_ops)		\
+	X(CLAIM,	claim,		fwq_wake_claim_ops)
+
+#define FWQ_KICKED_VARIANTS(X)						\
+	X(OFF,		off,		fwq_kicked_off_ops)		\
+	X(ON,		on,		fwq_kicked_on_ops)
+
+#define FWQ_FLUSH_VARIANTS(X)						\
+	X(EACH,		each,		fwq_flush_each_ops)		\
+	X(COALESCE,	coalesce,	fwq_flush_coalesce_ops)		\
+	X(ACTIVE,	active,		fwq_flush_active_ops)
+
+/* generators for the enums of include/fwq/fwq.h */
+#define __FWQ_WAKE_ENUM(id, name, ops)		FWQ_WAKE_##id,
+#define __FWQ_KICKED_ENUM(id, name, ops)	FWQ_KICKED_##id,
+#define __FWQ_FLUSH_ENUM(id, name, ops)		FWQ_FLUSH_##id,
+
+/* " name" for each variant of an axis: a string literal, for help texts */
+#define __FWQ_VARIANT_NAME_STR(id, name, ops)	" " #name
+
+#endif /* _FWQ_VARIANTS_H */
