@@ -30,6 +30,44 @@ fwq_arg() {
 	echo "${_v:-$2}"
 }
 
+# fwq_axis AXIS: the variant names of AXIS (wake, kicked_list, flush), in
+# registry order, from the loaded fwq.ko (debugfs "variants", which prints
+# include/fwq/variants.h). Plans enumerate variants only through this.
+fwq_axis() {
+	sed -n "s/^axis $1 //p" /sys/kernel/debug/fwq/variants
+}
+
+# fwq_flush_has PROP NAME: flush variant NAME has property PROP (a
+# "prop flush NAME PROP" line of debugfs "variants"; tracks_pwqs: it
+# tracks the pwqs queued to, so a flush may skip the idle ones).
+fwq_flush_has() {
+	grep -qx "prop flush $2 $1" /sys/kernel/debug/fwq/variants
+}
+
+# fwq_nth N WORD...: WORD number N modulo the count (N from 0).
+fwq_nth() {
+	local _i=$1
+
+	shift
+	shift $((_i % $#))
+	echo "$1"
+}
+
+# fwq_flush_spread: every flush variant once, each paired with the next
+# wake and kicked_list variants in turn, as full variant strings, one a
+# line: one run per flush strategy that still varies the other axes.
+fwq_flush_spread() {
+	local _i=0 _f _w _k
+
+	_w=$(fwq_axis wake)
+	_k=$(fwq_axis kicked_list)
+	for _f in $(fwq_axis flush); do
+		# shellcheck disable=SC2086 # the name lists are split on purpose
+		echo "wake=$(fwq_nth $_i $_w),kicked_list=$(fwq_nth $_i $_k),flush=$_f"
+		_i=$((_i + 1))
+	done
+}
+
 # fwq_consistency_ok: fwq's own consistency checks (fwq_check(), counted in
 # debugfs debug_counters) found nothing. Every plan that runs a workload
 # makes this a step before it unloads fwq, so no verdict can pass while

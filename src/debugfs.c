@@ -13,7 +13,9 @@
  *   variants            the registry (include/fwq/variants.h): "default
  *                       VARIANT", one "axis AXIS NAME..." line per axis (the
  *                       names scripts enumerate), one "desc AXIS NAME TEXT"
- *                       line per variant, then every combination, one a line
+ *                       line per variant, "prop flush NAME tracks_pwqs" for
+ *                       each flush strategy that tracks the pwqs queued to
+ *                       (an .enqueue hook), then every combination, one a line
  *   check               runs the pool bookkeeping checks; prints counters
  *   debug_counters      "name value" lines: kicked_reaped, cull_rekick, ...
  *   objects             live counts: workqueues, pools, unbound_pools, pwqs,
@@ -158,6 +160,10 @@ static int fwq_variants_show(struct seq_file *m, void *v)
 	fwq_variants_axis(m, "wake", fwq_wake_rows, FWQ_WAKE_NR);
 	fwq_variants_axis(m, "kicked_list", fwq_kicked_rows, FWQ_KICKED_NR);
 	fwq_variants_axis(m, "flush", fwq_flush_rows, FWQ_FLUSH_NR);
+	for (f = 0; f < FWQ_FLUSH_NR; f++)
+		if (fwq_flush_strategies[f]->enqueue)
+			seq_printf(m, "prop flush %s tracks_pwqs\n",
+				   fwq_flush_rows[f].name);
 	for (w = 0; w < FWQ_WAKE_NR; w++)
 		for (k = 0; k < FWQ_KICKED_NR; k++)
 			for (f = 0; f < FWQ_FLUSH_NR; f++) {
