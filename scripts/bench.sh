@@ -114,11 +114,40 @@ mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
 : > "$out/results.jsonl"
 
+# axis_names AXIS: the variant names of AXIS (wake, kicked_list, flush) in
+# registry order: include/fwq/variants.h in a source tree, else (the
+# package's runner, after run_local loaded fwq.ko) debugfs "variants".
+axis_names() {
+	local h=$FWQ_TOP/include/fwq/variants.h list
+
+	case $1 in
+	wake) list=FWQ_WAKE_VARIANTS ;;
+	kicked_list) list=FWQ_KICKED_VARIANTS ;;
+	flush) list=FWQ_FLUSH_VARIANTS ;;
+	esac
+	if [ -r "$h" ]; then
+		sed -n "/^#define $list(X)/,/^\$/s/^[[:space:]]*X([A-Z0-9_]*,[[:space:]]*\([a-z0-9_]*\),.*/\1/p" "$h"
+	else
+		sed -n "s/^axis $1 //p" "$local_debugfs/fwq/variants" | tr ' ' '\n'
+	fi
+}
+
 # The variants that matter per scenario family. The pre-series baseline is
 # wake=locked,kicked_list=off,flush=each; bench_report.py divides by it.
+# The wake family compares the deferred-wakeup series' designs as posted
+# (v2: wakeq with the kicked list; merged: claim); the flush family runs
+# every flush variant of the registry on the baseline's wake/kicked_list.
 BASE="wake=locked,kicked_list=off,flush=each"
 WAKE_VARIANTS="$BASE wake=wakeq,kicked_list=on,flush=each wake=claim,kicked_list=off,flush=each"
-FLUSH_VARIANTS="$BASE wake=locked,kicked_list=off,flush=coalesce wake=locked,kicked_list=off,flush=active"
+flush_variants() {
+	local f
+
+	echo "$BASE"
+	for f in $(axis_names flush); do
+		[ "wake=locked,kicked_list=off,flush=$f" = "$BASE" ] ||
+			echo "wake=locked,kicked_list=off,flush=$f"
+	done
+}
 SCOPES="cpu smt cache_shard cache numa system"
 
 n() { # n BASE: BASE items scaled (and shrunk for --quick)
@@ -134,6 +163,9 @@ n() { # n BASE: BASE items scaled (and shrunk for --quick)
 suite() {
 	local boot=$1 k=${2:-$FWQ_KERNEL_DEFAULT} v scope type
 	local cpus="threads=0" scopes=$SCOPES full=1 label=$1
+	local FLUSH_VARIANTS
+
+	FLUSH_VARIANTS=$(flush_variants | tr '\n' ' ')
 
 	if [ "$k" != "$FWQ_KERNEL_DEFAULT" ]; then
 		full=0

@@ -408,7 +408,13 @@ def plots(data, outdir):
     # 2. flush cost against possible CPUs per flush variant (S4a)
     ncpus = sorted({cfg[1] for (cfg, _) in data.groups
                     if cfg[2] == "s4a" and not boot_kernel(cfg[0])})
-    fvars = ["base", "flush=coalesce", "flush=active", "kwq"]
+    # every flush variant the run measured (bench.sh takes them from the
+    # registry, include/fwq/variants.h), in the order they first appear
+    fvars = ["base"]
+    for (cfg, _), variants in data.groups.items():
+        fvars += [vn for vn in variants
+                  if cfg[2] == "s4a" and vn.startswith("flush=") and vn not in fvars]
+    fvars.append("kwq")
     if ncpus:
         for t in ("percpu", "unbound"):
             with open(os.path.join(plotdir, f"flush_{t}.dat"), "w") as f:
