@@ -669,7 +669,8 @@ struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
 	if (fwq_create_worker(pool)) {
 		idr_remove(&fwq_pool_idr, pool->id);
 		fwq_pool_destroy_workers(pool);
-		fwq_free_pool(pool);
+		/* it was in the idr: RCU readers may still hold it */
+		call_rcu(&pool->rcu, fwq_rcu_free_pool);
 		return NULL;
 	}
 	hash_add(fwq_unbound_pool_hash, &pool->hash_node, hash);
@@ -765,7 +766,8 @@ fail:
 			if (pool->id >= 0)
 				idr_remove(&fwq_pool_idr, pool->id);
 			fwq_pool_destroy_workers(pool);
-			fwq_free_pool(pool);
+			/* it may have been in the idr: RCU readers */
+			call_rcu(&pool->rcu, fwq_rcu_free_pool);
 		}
 	}
 	kfree(tbl);
