@@ -224,7 +224,13 @@ struct fwq_pool {
 	 */
 	unsigned int		flags;
 
-	unsigned long		last_progress_ts; /* L: watchdog stamp */
+	/*
+	 * L: the watchdog's progress stamp (jiffies); src/watchdog.c peeks
+	 * at it bare and checks it again under L before it reports
+	 */
+	unsigned long		last_progress_ts;
+	/* L: last_progress_ts of the stall last reported (once per stall) */
+	unsigned long		watchdog_reported_ts;
 
 	struct list_head	worklist;	/* L: active, runnable items */
 	int			nr_workers;	/* L: total workers */
@@ -489,6 +495,8 @@ extern atomic64_t fwq_consistency_errors;
 extern atomic64_t fwq_create_worker_injected;
 extern atomic64_t fwq_kicked_reaped;
 extern atomic64_t fwq_cull_rekicks;
+extern unsigned int fwq_watchdog_thresh_ms;	/* WRITE_ONCE()/READ_ONCE() */
+extern atomic64_t fwq_watchdog_reports;
 
 /* live object counts, debugfs "objects" (leak checks) */
 enum fwq_obj {
@@ -759,6 +767,11 @@ void fwq_cm_dbg_sb_insert(struct fwq_pwq *pwq, struct fwq_work *work,
 /* hotplug.c */
 int fwq_hotplug_init(void);
 void fwq_hotplug_exit(void);
+
+/* watchdog.c */
+void fwq_watchdog_init(void);
+void fwq_watchdog_exit(void);
+void fwq_watchdog_thresh_changed(void);
 
 /* debugfs.c, stats.c */
 void fwq_debugfs_init(void);

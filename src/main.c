@@ -7,6 +7,8 @@
  *                       (mainline: 300 s); also in debugfs
  *   fail_create_worker  0/1 fault injection: the manager's worker creation
  *                       fails (the first worker of a pool is exempt)
+ *   watchdog_thresh_ms  stall watchdog threshold, 0 (off)..3600000
+ *                       (default 30000; mainline: 30 s). See watchdog.c.
  *   cm_mode             "notifier" (default) or "off"; read at load only.
  *                       See cm.c.
  *   cull_rekick         1 (default): an idle cull that finds work pending
@@ -79,15 +81,25 @@ static int fwq_uint_range_set(const char *val, const struct kernel_param *kp,
 	return 0;
 }
 
+static inline void fwq_param_no_hook(void)
+{
+}
+
 /*
- * FWQ_PARAM_UINT_RANGE - an unsigned int module parameter that takes only
- * @_min..@_max: anything else gets -EINVAL, one log line, and no change
+ * FWQ_PARAM_UINT_RANGE_HOOK - an unsigned int module parameter that takes
+ * only @_min..@_max: anything else gets -EINVAL, one log line, and no
+ * change. @_hook, a void function without arguments, runs after each
+ * accepted write, a write at load time (before the module's init) included.
  */
-#define FWQ_PARAM_UINT_RANGE(_name, _var, _min, _max)			\
+#define FWQ_PARAM_UINT_RANGE_HOOK(_name, _var, _min, _max, _hook)	\
 	static int fwq_param_##_name##_set(const char *val,		\
 					   const struct kernel_param *kp) \
 	{								\
-		return fwq_uint_range_set(val, kp, _min, _max);		\
+		int ret = fwq_uint_range_set(val, kp, _min, _max);	\
+									\
+		if (!ret)						\
+			_hook();					\
+		return ret;						\
 	}								\
 	static const struct kernel_param_ops fwq_param_##_name##_ops = { \
 		.set = fwq_param_##_name##_set,				\
@@ -95,11 +107,19 @@ static int fwq_uint_range_set(const char *val, const struct kernel_param *kp,
 	};								\
 	module_param_cb(_name, &fwq_param_##_name##_ops, &(_var), 0644)
 
+/* FWQ_PARAM_UINT_RANGE - the same, without a hook */
+#define FWQ_PARAM_UINT_RANGE(_name, _var, _min, _max)			\
+	FWQ_PARAM_UINT_RANGE_HOOK(_name, _var, _min, _max, fwq_param_no_hook)
+
 FWQ_PARAM_UINT_RANGE(idle_timeout_ms, fwq_idle_timeout_ms, 1, 3600000);
 MODULE_PARM_DESC(idle_timeout_ms, "idle worker timeout in ms (1..3600000)");
 
 FWQ_PARAM_UINT_RANGE(fail_create_worker, fwq_fail_create_worker, 0, 1);
 MODULE_PARM_DESC(fail_create_worker, "1: the manager's worker creation fails");
+
+FWQ_PARAM_UINT_RANGE_HOOK(watchdog_thresh_ms, fwq_watchdog_thresh_ms, 0,
+			  3600000, fwq_watchdog_thresh_changed);
+MODULE_PARM_DESC(watchdog_thresh_ms, "stall watchdog: report a pool with pending work and no progress for this long, in ms (0 = off, 0..3600000)");
 
 /* bool parameters: exactly 0/1/y/n/Y/N/on/off, else -EINVAL and a log line */
 static int fwq_strict_bool_set(const char *val, const struct kernel_param *kp)
@@ -155,8 +175,8 @@ MODULE_PARM_DESC(dbg_cm_sb, "debug: widen the CM store-buffering window (0 off, 
 /**
  * fwq_debug_counter - read a global debug counter by name
  * @name: "kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
- *	"deferred_issue_under_lock", "create_worker_injected" or
- *	"cm_sb_windows"
+ *	"deferred_issue_under_lock", "create_worker_injected",
+ *	"cm_sb_windows" or "watchdog_reports"
  *
  * Return: the counter, 0 for an unknown name.
  */
@@ -176,6 +196,8 @@ u64 fwq_debug_counter(const char *name)
 		return atomic64_read(&fwq_create_worker_injected);
 	if (!strcmp(name, "cm_sb_windows"))
 		return atomic64_read(&fwq_cm_sb_windows);
+	if (!strcmp(name, "watchdog_reports"))
+		return atomic64_read(&fwq_watchdog_reports);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(fwq_debug_counter);
@@ -278,6 +300,7 @@ static int __init fwq_init(void)
 
 	fwq_debugfs_root = debugfs_create_dir("fwq", NULL);
 	fwq_debugfs_init();
+	fwq_watchdog_init();
 	pr_info("fwq %s loaded (cm_mode=%s)\n", fwq_version(),
 		fwq_cm_enabled ? "notifier" : "off");
 	return 0;
@@ -296,6 +319,7 @@ err_topo:
 
 static void __exit fwq_exit(void)
 {
+	fwq_watchdog_exit();
 	debugfs_remove_recursive(fwq_debugfs_root);
 	fwq_destroy_leftover_wqs();
 	fwq_hotplug_exit();

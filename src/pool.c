@@ -145,6 +145,7 @@ static struct fwq_pool *fwq_alloc_pool(int node)
 	pool->node = node;
 	pool->flags = POOL_DISASSOCIATED;
 	pool->last_progress_ts = jiffies;
+	pool->watchdog_reported_ts = pool->last_progress_ts - 1;
 	INIT_LIST_HEAD(&pool->worklist);
 	INIT_LIST_HEAD(&pool->idle_list);
 	INIT_LIST_HEAD(&pool->kicked_list);

@@ -130,9 +130,10 @@ void fwq_stats_show(struct seq_file *m)
 			   atomic64_read(&fwq_global_wakeups[s][0]),
 			   fwq_site_names[s],
 			   atomic64_read(&fwq_global_wakeups[s][1]));
-	seq_printf(m, " deferred_issue_under_lock=%lld misuse=%lld consistency_errors=%lld create_worker_injected=%lld\n",
+	seq_printf(m, " deferred_issue_under_lock=%lld misuse=%lld consistency_errors=%lld create_worker_injected=%lld watchdog_reports=%lld\n",
 		   atomic64_read(&fwq_deferred_under_lock),
 		   atomic64_read(&fwq_misuse_count),
 		   atomic64_read(&fwq_consistency_errors),
-		   atomic64_read(&fwq_create_worker_injected));
+		   atomic64_read(&fwq_create_worker_injected),
+		   atomic64_read(&fwq_watchdog_reports));
 }
