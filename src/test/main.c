@@ -39,6 +39,7 @@ static const struct fwq_ktap_suite * const fwq_test_suites[] = {
 	&fwq_suite_cm,
 	&fwq_suite_wakecount,
 	&fwq_suite_cull,
+	&fwq_suite_watchdog,
 	&fwq_suite_rescuer,
 	&fwq_suite_hotplug,
 	&fwq_suite_debugfs,

@@ -28,6 +28,7 @@ extern const struct fwq_ktap_suite fwq_suite_affinity;
 extern const struct fwq_ktap_suite fwq_suite_cm;
 extern const struct fwq_ktap_suite fwq_suite_wakecount;
 extern const struct fwq_ktap_suite fwq_suite_cull;
+extern const struct fwq_ktap_suite fwq_suite_watchdog;
 extern const struct fwq_ktap_suite fwq_suite_rescuer;
 extern const struct fwq_ktap_suite fwq_suite_hotplug;
 extern const struct fwq_ktap_suite fwq_suite_debugfs;
