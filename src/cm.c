@@ -18,8 +18,48 @@
  *
  * Differences from the kernel hooks: a task preempted after setting a sleep
  * state looks like a sleeper (an extra kick; sched_in repairs the count),
- * and notifiers fire only on a real context switch. CPU_INTENSIVE is taken
- * from FWQ_CPU_INTENSIVE only; there is no tick-based detection.
+ * and notifiers fire only on a real context switch.
+ *
+ * CPU-intensive auto-detection (mainline: wq_worker_tick(), called by the
+ * scheduler tick, which fwq cannot hook). An item that runs longer than
+ * cpu_intensive_thresh_us of CPU time without sleeping leaves concurrency
+ * management, as an FWQ_CPU_INTENSIVE one does from its start:
+ *
+ *   item start (process_one_work, pool->lock held, IRQs off): stamp
+ *     worker->current_at with the task's se.sum_exec_runtime, and arm the
+ *     pool's ci_timer if it is not queued already (one hrtimer per per-CPU
+ *     pool, pinned to pool->cpu; nothing else is added to the hot paths).
+ *   sched_in after a counted sleep: stamp current_at again (mainline does
+ *     the same in wq_worker_running()).
+ *   ci_timer (hardirq on pool->cpu): if the interrupted task is a counted
+ *     worker of this pool running an item whose CPU time since current_at
+ *     reached the threshold, lock the pool, set WORKER_CPU_INTENSIVE (which
+ *     takes it out of nr_running), count PWQ_STAT_CPU_INTENSIVE and kick a
+ *     worker if work waits. The flag is cleared when the item ends. The
+ *     timer re-arms itself while the pool has an item in flight (busy_hash
+ *     not empty) and the pool is associated, else it stops until the next
+ *     item start.
+ *
+ * Why a hard hrtimer: it interrupts the task that is running on the CPU,
+ * so `current` is what the tick would see. A timer_list callback runs in
+ * softirq context, possibly in ksoftirqd, where `current` is not the
+ * worker, and it has only jiffies resolution. The timer takes pool->lock
+ * (raw, IRQ-safe: the irq_work does too); the notifiers never take it.
+ * A worker with `sleeping` set is inside sched_in (IRQs on) with its count
+ * not yet restored: the timer leaves it alone, as mainline's tick does,
+ * since the flag would decrement nr_running a second time.
+ *
+ * Differences from the tick: the timer fires when the threshold could have
+ * been reached (at least a tick apart unless the threshold is shorter), not
+ * every tick, and keeps firing while a per-CPU item is in flight, sleeping
+ * ones included. The CPU time read in hardirq is the one the scheduler
+ * last accounted, up to a tick old (the stamp at the item start is too, in
+ * mainline as well): an item is flagged between about a tick before and
+ * two ticks after the threshold. The timer is cancelled when the CPU goes
+ * down (src/hotplug.c) and when the pool is destroyed, and re-armed by the
+ * first item after the CPU is back. Mainline also reports functions that
+ * are flagged again and again (wq_cpu_intensive_report()); fwq only
+ * counts.
  *
  * cm_mode=off (module parameter, read at load): per-CPU pools behave like
  * unbound ones. Every worker carries WORKER_UNBOUND (NOT_RUNNING),
@@ -28,6 +68,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
 
 #include "internal.h"
@@ -62,7 +105,11 @@ static void fwq_cm_sched_in(struct preempt_notifier *pn, int cpu)
 		return;
 	if (!(READ_ONCE(worker->flags) & WORKER_NOT_RUNNING))
 		atomic_inc(&worker->pool->nr_running);
-	worker->sleeping = 0;
+	/* CPU-intensive detection counts CPU time from the wakeup on */
+	WRITE_ONCE(worker->current_at, current->se.sum_exec_runtime);
+	/* the ci_timer interrupts on this CPU: program order is enough */
+	barrier();
+	WRITE_ONCE(worker->sleeping, 0);
 }
 
 static struct preempt_ops fwq_cm_preempt_ops = {
@@ -101,31 +148,140 @@ void fwq_cm_exit(void)
 #endif
 }
 
+/* under pool->lock: kick a worker if work waits and nobody runs */
+static void fwq_cm_kick(struct fwq_pool *pool, struct fwq_wake_batch *wb)
+{
+	struct fwq_workqueue *wq = NULL;
+	struct fwq_work *work;
+	struct fwq_pwq *pwq;
+
+	if (!fwq_need_more_worker(pool))
+		return;
+	work = list_first_entry(&pool->worklist, struct fwq_work, entry);
+	pwq = fwq_work_pwq(work);
+	/* count the wakeup for the workqueue whose item waits */
+	if (pwq) {
+		wq = pwq->wq;
+		pwq->stats[PWQ_STAT_CM_WAKEUP]++;
+	}
+	fwq_kick_pool(pool, wb, wq, FWQ_SITE_CM);
+}
+
 void fwq_cm_irq_work_fn(struct irq_work *iw)
 {
 	struct fwq_pool *pool = container_of(iw, struct fwq_pool, cm_irq_work);
 	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
-	struct fwq_workqueue *wq = NULL;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pool->lock, flags);
 	__this_cpu_inc(fwq_pool_lock_depth);
-	if (fwq_need_more_worker(pool)) {
-		struct fwq_work *work = list_first_entry(&pool->worklist,
-							 struct fwq_work,
-							 entry);
-		struct fwq_pwq *pwq = fwq_work_pwq(work);
-
-		/* count the wakeup for the workqueue whose item waits */
-		if (pwq) {
-			wq = pwq->wq;
-			pwq->stats[PWQ_STAT_CM_WAKEUP]++;
-		}
-		fwq_kick_pool(pool, &wb, wq, FWQ_SITE_CM);
-	}
+	fwq_cm_kick(pool, &wb);
 	__this_cpu_dec(fwq_pool_lock_depth);
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 	fwq_wake_batch_issue(&wb);
+}
+
+/*
+ * The counted worker of @pool whose item the ci_timer may flag: the task it
+ * interrupted, if that is one. Under pool->lock, in hardirq on pool->cpu.
+ */
+static struct fwq_worker *fwq_cm_ci_worker(struct fwq_pool *pool)
+{
+	struct fwq_worker *worker;
+
+	if (!(current->flags & PF_KTHREAD) ||
+	    kthread_func(current) != fwq_worker_thread)
+		return NULL;
+	worker = kthread_data(current);
+	if (worker->pool != pool || !worker->current_pwq ||
+	    (worker->flags & WORKER_NOT_RUNNING) ||
+	    READ_ONCE(worker->sleeping))
+		return NULL;
+	return worker;
+}
+
+static enum hrtimer_restart fwq_cm_ci_timer_fn(struct hrtimer *timer)
+{
+	struct fwq_pool *pool = container_of(timer, struct fwq_pool, ci_timer);
+	u64 thresh = (u64)READ_ONCE(fwq_cpu_intensive_thresh_us) * NSEC_PER_USEC;
+	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+	struct fwq_worker *worker;
+	u64 next = thresh;
+	bool rearm;
+
+	/* a CPU that went down migrates its timers: this one then stops */
+	if (!thresh || smp_processor_id() != pool->cpu)
+		return HRTIMER_NORESTART;
+
+	fwq_pool_lock(pool);
+	rearm = !(pool->flags & POOL_DISASSOCIATED) &&
+		!hash_empty(pool->busy_hash);
+	worker = rearm ? fwq_cm_ci_worker(pool) : NULL;
+	if (worker) {
+		u64 ran = READ_ONCE(current->se.sum_exec_runtime) -
+			  READ_ONCE(worker->current_at);
+
+		if ((s64)ran >= (s64)thresh) {
+			fwq_worker_set_flags(worker, WORKER_CPU_INTENSIVE);
+			worker->current_pwq->stats[PWQ_STAT_CPU_INTENSIVE]++;
+			fwq_cm_kick(pool, &wb);
+		} else if ((s64)ran > 0) {
+			next = thresh - ran;
+		}
+	}
+	fwq_pool_unlock(pool);
+	fwq_wake_batch_issue(&wb);
+
+	if (!rearm)
+		return HRTIMER_NORESTART;
+	/* the accounted CPU time moves at ticks: no sooner than one */
+	next = max_t(u64, next, min_t(u64, thresh, TICK_NSEC));
+	hrtimer_forward_now(timer, ns_to_ktime(next));
+	return HRTIMER_RESTART;
+}
+
+/* at pool allocation */
+void fwq_cm_pool_init(struct fwq_pool *pool)
+{
+	hrtimer_init(&pool->ci_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	pool->ci_timer.function = fwq_cm_ci_timer_fn;
+}
+
+/*
+ * Stop the pool's ci_timer and wait for its callback: when the pool's CPU
+ * goes down (after POOL_DISASSOCIATED is set, so no item start re-arms it)
+ * and when the pool is destroyed. No pool->lock held: the callback takes it.
+ */
+void fwq_cm_pool_stop(struct fwq_pool *pool)
+{
+	hrtimer_cancel(&pool->ci_timer);
+}
+
+/**
+ * fwq_cm_item_start - an item starts on a worker with CM notifiers
+ * @worker: the worker, current, with worker->notifier_on
+ *
+ * Stamps the CPU time for CPU-intensive detection and arms the pool's
+ * ci_timer unless it is queued already.
+ *
+ * Context: process_one_work, pool->lock held, IRQs off.
+ */
+void fwq_cm_item_start(struct fwq_worker *worker)
+{
+	struct fwq_pool *pool = worker->pool;
+	unsigned int us;
+
+	lockdep_assert_held(&pool->lock);
+	WRITE_ONCE(worker->current_at, current->se.sum_exec_runtime);
+	us = READ_ONCE(fwq_cpu_intensive_thresh_us);
+	if (!us || (worker->flags & WORKER_NOT_RUNNING) ||
+	    (pool->flags & POOL_DISASSOCIATED) ||
+	    smp_processor_id() != pool->cpu ||
+	    hrtimer_is_queued(&pool->ci_timer))
+		return;
+	hrtimer_start(&pool->ci_timer, ns_to_ktime((u64)us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /* the pool's running worker has blocked, or FWQ_CM_SB_WAIT_US passed */

@@ -13,7 +13,8 @@
  *                         teardown (on the outgoing CPU): mark every worker
  *                         of its per-CPU pools UNBOUND, set DISASSOCIATED,
  *                         zero nr_running and kick, so the pool keeps
- *                         running as an unbound one; then the pod pwqs and
+ *                         running as an unbound one, and stop its
+ *                         CPU-intensive timer (cm.c); then the pod pwqs and
  *                         node maxima without the CPU.
  *
  * AP_ONLINE_DYN sits below CPUHP_AP_ACTIVE: on the way down the scheduler's
@@ -95,6 +96,8 @@ static void fwq_unbind_workers(struct fwq_pool *pool)
 	fwq_kick_pool(pool, &wb, NULL, FWQ_SITE_OTHER);
 	fwq_pool_unlock_irq(pool);
 	fwq_wake_batch_issue(&wb);
+	/* DISASSOCIATED is set: no item start re-arms the CPU-intensive timer */
+	fwq_cm_pool_stop(pool);
 
 	list_for_each_entry(worker, &pool->workers, node)
 		set_cpus_allowed_ptr(worker->task, cpu_possible_mask);

@@ -9,7 +9,10 @@
  * LN: written with pool->lock and nna->lock held; either one to read.
  * K:  written only by the worker itself, holding pool->lock; the worker may
  *     read it bare, others read it under pool->lock.
- * S:  written only by the worker itself (or its preempt notifier).
+ * S:  written only by the worker itself (or its preempt notifier). Others
+ *     read it only from a hardirq on the worker's CPU that interrupted the
+ *     worker itself (the pool's cpu_intensive hrtimer, src/cm.c), which the
+ *     writes are ordered against by program order alone.
  * A:  fwq_pool_attach_mutex.
  * PL: fwq_pool_mutex.
  * PR: written under fwq_pool_mutex, read under RCU.
@@ -63,6 +66,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/hashtable.h>
+#include <linux/hrtimer.h>
 #include <linux/idr.h>
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
@@ -256,6 +260,12 @@ struct fwq_pool {
 
 	atomic_t		nr_running;	/* AT: CM running workers */
 	struct irq_work		cm_irq_work;	/* CM kick from sched_out */
+	/*
+	 * L: CPU-intensive detection (src/cm.c). Armed under pool->lock on
+	 * pool->cpu, re-armed by its own callback (which holds pool->lock),
+	 * cancelled without pool->lock.
+	 */
+	struct hrtimer		ci_timer;
 
 	/* L: counters for the pools dump */
 	u64			nr_created;
@@ -447,6 +457,8 @@ struct fwq_worker {
 	unsigned long		current_start;	/* K: jiffies */
 
 	int			sleeping;	/* S: CM sleep seen */
+	/* S: se.sum_exec_runtime at item start or at the last CM wakeup */
+	u64			current_at;
 	fwq_work_func_t		last_func;	/* K */
 
 	struct list_head	scheduled;	/* L: scheduled works */
@@ -488,6 +500,7 @@ extern cpumask_var_t fwq_online_cpumask;	/* PL */
 extern struct rcuwait fwq_manager_wait;
 
 extern unsigned int fwq_idle_timeout_ms;
+extern unsigned int fwq_cpu_intensive_thresh_us;
 extern unsigned int fwq_fail_create_worker;
 extern bool fwq_cm_enabled;
 extern atomic64_t fwq_misuse_count;
@@ -759,6 +772,9 @@ void fwq_send_mayday(struct fwq_work *work, struct fwq_wake_batch *wb);
 void fwq_cm_init(void);
 void fwq_cm_exit(void);
 void fwq_cm_irq_work_fn(struct irq_work *iw);
+void fwq_cm_pool_init(struct fwq_pool *pool);
+void fwq_cm_pool_stop(struct fwq_pool *pool);
+void fwq_cm_item_start(struct fwq_worker *worker);
 void fwq_cm_worker_start(struct fwq_worker *worker);
 void fwq_cm_worker_stop(struct fwq_worker *worker);
 void fwq_cm_dbg_sb_insert(struct fwq_pwq *pwq, struct fwq_work *work,

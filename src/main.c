@@ -11,6 +11,12 @@
  *                       (default 30000; mainline: 30 s). See watchdog.c.
  *   cm_mode             "notifier" (default) or "off"; read at load only.
  *                       See cm.c.
+ *   cpu_intensive_thresh_us
+ *                       an item of a per-CPU pool under concurrency
+ *                       management that runs this long (CPU time) without
+ *                       sleeping becomes CPU-intensive; 0 turns the
+ *                       detection off; 0..10000000, default 10000 as in
+ *                       mainline. See cm.c.
  *   cull_rekick         1 (default): an idle cull that finds work pending
  *                       after reaping kicks a worker, so an H1 race (a kicked
  *                       worker culled before it ran) strands nothing. 0 keeps
@@ -113,6 +119,13 @@ static inline void fwq_param_no_hook(void)
 
 FWQ_PARAM_UINT_RANGE(idle_timeout_ms, fwq_idle_timeout_ms, 1, 3600000);
 MODULE_PARM_DESC(idle_timeout_ms, "idle worker timeout in ms (1..3600000)");
+
+unsigned int fwq_cpu_intensive_thresh_us = 10000;
+
+FWQ_PARAM_UINT_RANGE(cpu_intensive_thresh_us, fwq_cpu_intensive_thresh_us, 0,
+		     10000000);
+MODULE_PARM_DESC(cpu_intensive_thresh_us,
+		 "CPU time in us after which a per-CPU item is CPU-intensive (0 off, 0..10000000)");
 
 FWQ_PARAM_UINT_RANGE(fail_create_worker, fwq_fail_create_worker, 0, 1);
 MODULE_PARM_DESC(fail_create_worker, "1: the manager's worker creation fails");

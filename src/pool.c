@@ -159,6 +159,7 @@ static struct fwq_pool *fwq_alloc_pool(int node)
 	pool->refcnt = 1;
 	atomic_set(&pool->nr_running, 0);
 	init_irq_work(&pool->cm_irq_work, fwq_cm_irq_work_fn);
+	fwq_cm_pool_init(pool);
 	return pool;
 }
 
@@ -610,6 +611,7 @@ static void fwq_pool_destroy_workers(struct fwq_pool *pool)
 	cancel_work_sync(&pool->idle_cull_work);
 	fwq_timer_delete_sync(&pool->idle_timer);
 	fwq_timer_delete_sync(&pool->mayday_timer);
+	fwq_cm_pool_stop(pool);
 	irq_work_sync(&pool->cm_irq_work);
 }
 

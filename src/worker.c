@@ -257,6 +257,9 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 		fwq_worker_set_flags(worker, WORKER_CPU_INTENSIVE);
 		pwq->stats[PWQ_STAT_CPU_INTENSIVE]++;
 	}
+	/* CPU-intensive auto-detection (cm.c): stamp, arm the pool's timer */
+	if (worker->notifier_on)
+		fwq_cm_item_start(worker);
 
 	/* the chain kick: a no-op for CM pools with a running worker */
 	if (ls)
