@@ -812,8 +812,11 @@ void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st)
 	st->flushes = wq->nr_flushes;
 	st->flush_pwqs_visited = wq->flush_pwqs_visited;
 	st->flush_lock_cycles = wq->flush_lock_cycles;
-	list_for_each_entry(pwq, &wq->pwqs, pwqs_node)
+	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
 		st->repatriated += READ_ONCE(pwq->stats[PWQ_STAT_REPATRIATED]);
+		st->cpu_intensive +=
+			READ_ONCE(pwq->stats[PWQ_STAT_CPU_INTENSIVE]);
+	}
 	mutex_unlock(&wq->mutex);
 }
 EXPORT_SYMBOL_GPL(fwq_workqueue_get_stats);

@@ -674,6 +674,9 @@ enum fwq_wake_site {
  * @repatriated: idle workers of a non-strict unbound pool that a kick
  *	steered back into their pod, summed over the workqueue's current
  *	pwqs
+ * @cpu_intensive: items run as CPU-intensive, from FWQ_CPU_INTENSIVE or
+ *	flagged by the auto-detection (cpu_intensive_thresh_us), summed over
+ *	the workqueue's current pwqs
  */
 struct fwq_wq_stats {
 	u64 queued;
@@ -684,6 +687,7 @@ struct fwq_wq_stats {
 	u64 flush_lock_cycles;
 	u64 wakeups[FWQ_SITE_NR][2];
 	u64 repatriated;
+	u64 cpu_intensive;
 };
 
 /**
