@@ -3,7 +3,9 @@
  * Per-CPU concurrency management: when an item of a
  * per-CPU workqueue blocks, another worker runs the items queued behind it
  * on that CPU; an FWQ_CPU_INTENSIVE item does not hold back the pool even
- * while it keeps the CPU busy. Runs per wake variant.
+ * while it keeps the CPU busy, and neither does an item that keeps it busy
+ * past cpu_intensive_thresh_us (the auto-detection, src/cm.c). Runs per
+ * wake variant.
  */
 #include <linux/delay.h>
 #include <linux/kernel.h>
@@ -65,16 +67,19 @@ static void cm_b_fn(struct fwq_work *work)
 	complete(&p->b_done);
 }
 
-/* Run one A/B pair per CPU (up to CM_MAX_CPUS); A on @wqa, B on @wqb. */
-static void cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
-		   struct fwq_workqueue *wqb, bool spin, const char *kind)
+/*
+ * Run one A/B pair per CPU (up to CM_MAX_CPUS); A on @wqa, B on @wqb.
+ * Returns the number of pairs.
+ */
+static int cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
+		  struct fwq_workqueue *wqb, bool spin, const char *kind)
 {
 	struct cm_pair *pairs;
 	int cpu, n = 0, i, stalled = 0, wrong_cpu = 0;
 
 	pairs = kcalloc(CM_MAX_CPUS, sizeof(*pairs), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, pairs))
-		return;
+		return 0;
 	for_each_online_cpu(cpu) {
 		struct cm_pair *p = &pairs[n];
 
@@ -121,6 +126,39 @@ static void cm_run(struct fwq_ktap_test *t, struct fwq_workqueue *wqa,
 	FWQ_EXPECT_EQ(t, stalled, 0);
 	FWQ_EXPECT_EQ(t, wrong_cpu, 0);
 	kfree(pairs);
+	return n;
+}
+
+#define CM_THRESH	"cpu_intensive_thresh_us"
+
+/*
+ * Set fwq.ko's cpu_intensive_thresh_us to @val for a case, keeping the old
+ * value in @old (empty if fwq.ko has no such parameter: nothing is set).
+ * Returns true if the value was written.
+ */
+static bool cm_thresh_set(const char *val, char *old, size_t len)
+{
+	old[0] = '\0';
+	if (fwqt_param_read(CM_THRESH, old, len) <= 0) {
+		old[0] = '\0';
+		return false;
+	}
+	return fwqt_param_write(CM_THRESH, val) > 0;
+}
+
+static void cm_thresh_restore(struct fwq_ktap_test *t, const char *old)
+{
+	if (old[0])
+		FWQ_EXPECT(t, fwqt_param_write(CM_THRESH, old) > 0);
+}
+
+/* is concurrency management on (cm_mode=notifier)? */
+static bool cm_on(void)
+{
+	char buf[32];
+
+	return fwqt_param_read("cm_mode", buf, sizeof(buf)) > 0 &&
+	       !strcmp(buf, "notifier");
 }
 
 /*
@@ -132,19 +170,28 @@ static void test_cm_blocking(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *wq;
 	struct fwq_variant v;
+	char old[32];
 
+	/*
+	 * A spins (counted) until B is queued, which takes long under TCG:
+	 * the auto-detection could flag A and start B before A sleeps, and
+	 * the case would no longer show that the sleep starts B.
+	 */
+	cm_thresh_set("0", old, sizeof(old));
 	fwqt_variant(t, &v, W);
 	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
 	if (!wq)
-		return;
+		goto out;
 	cm_run(t, wq, wq, false, "percpu");
 	fwq_destroy_workqueue(wq);
 
 	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU | FWQ_HIGHPRI, 0);
 	if (!wq)
-		return;
+		goto out;
 	cm_run(t, wq, wq, false, "percpu,highpri");
 	fwq_destroy_workqueue(wq);
+out:
+	cm_thresh_restore(t, old);
 }
 
 /*
@@ -168,9 +215,52 @@ static void test_cm_intensive(struct fwq_ktap_test *t)
 		fwq_destroy_workqueue(wqb);
 }
 
+/*
+ * Invariant: an item of a per-CPU workqueue without FWQ_CPU_INTENSIVE that
+ * keeps its CPU busy without sleeping past cpu_intensive_thresh_us leaves
+ * concurrency management: an item queued behind it on that CPU runs while
+ * it still spins, and the workqueue's cpu_intensive counter counts it.
+ * Without the detection A spins until the hang guard and the case fails.
+ */
+static void test_cm_auto_intensive(struct fwq_ktap_test *t)
+{
+	struct fwq_wq_stats before, after;
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	char old[32];
+	int n;
+
+	if (!cm_on()) {
+		FWQ_KTAP_SKIP(t, "cm_mode=off: no concurrency management");
+		return;
+	}
+	if (!fwqt_param_exists(CM_THRESH)) {
+		FWQ_KTAP_SKIP(t, "fwq.ko has no " CM_THRESH " parameter");
+		return;
+	}
+	fwqt_variant(t, &v, W);
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	if (!wq)
+		return;
+	/* low, so that TCG gets there soon; no timing is asserted */
+	if (FWQ_EXPECT(t, cm_thresh_set("2000", old, sizeof(old)))) {
+		fwq_workqueue_get_stats(wq, &before);
+		n = cm_run(t, wq, wq, true, "auto_cpu_intensive");
+		fwq_workqueue_get_stats(wq, &after);
+		fwq_ktap_diag("%d pairs, cpu_intensive %llu -> %llu", n,
+			      before.cpu_intensive, after.cpu_intensive);
+		/* every A was flagged: B could not start otherwise */
+		FWQ_EXPECT(t, after.cpu_intensive - before.cpu_intensive >= n);
+	}
+	cm_thresh_restore(t, old);
+	fwq_destroy_workqueue(wq);
+}
+
 static const struct fwq_ktap_case cm_cases[] = {
 	FWQT_CASE("blocking_item_does_not_stall_cpu", test_cm_blocking, W),
 	FWQT_CASE("cpu_intensive_does_not_stall_cpu", test_cm_intensive, W),
+	FWQT_CASE("long_busy_item_does_not_stall_cpu", test_cm_auto_intensive,
+		  W),
 	{}
 };
 
