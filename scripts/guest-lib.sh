@@ -176,7 +176,7 @@ fwq_workers_pinned() {
 	local _c _p _comm _before _n=0 _pcpu=0 _bad=0
 
 	for _c in /proc/[0-9]*/comm; do
-		_comm=$(cat "$_c" 2>/dev/null) || continue
+		read -r _comm 2>/dev/null < "$_c" || continue
 		case "$_comm" in
 		fwq/[0-9]*:*) _pcpu=$((_pcpu + 1)) ;;
 		fwq/u*|fwq/R-*) ;;
