@@ -38,7 +38,8 @@
 #define FWQ_FLUSH_VARIANTS(X)						\
 	X(EACH,		each,		fwq_flush_each_ops)		\
 	X(COALESCE,	coalesce,	fwq_flush_coalesce_ops)		\
-	X(ACTIVE,	active,		fwq_flush_active_ops)
+	X(ACTIVE,	active,		fwq_flush_active_ops)		\
+	X(LOCKLESS,	lockless,	fwq_flush_lockless_ops)
 
 /* generators for the enums of include/fwq/fwq.h */
 #define __FWQ_WAKE_ENUM(id, name, ops)		FWQ_WAKE_##id,

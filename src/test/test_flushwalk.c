@@ -120,6 +120,14 @@ static void test_flush_walk(struct fwq_ktap_test *t)
 		FWQ_EXPECT(t, busy.visited < num_online_cpus() ||
 			   num_online_cpus() <= 2);
 		break;
+	case FWQ_FLUSH_LOCKLESS:
+		/* as active, but an idle flush takes no lock at all */
+		FWQ_EXPECT_EQ(t, idle.visited, 0);
+		FWQ_EXPECT_EQ(t, idle.cycles, 0);
+		/* one item: its node's splice, one pool cycle, a put-back */
+		FWQ_EXPECT(t, busy.visited >= 1);
+		FWQ_EXPECT(t, busy.cycles >= 2 && busy.cycles <= 3);
+		break;
 	default:
 		FWQ_EXPECT(t, !"unknown flush variant");
 	}
@@ -215,6 +223,11 @@ static void test_flush_walk_kept(struct fwq_ktap_test *t)
 		/* the queued-to pwqs only, one pool cycle, one put-back */
 		FWQ_EXPECT_EQ(t, visited, n);
 		FWQ_EXPECT_EQ(t, cycles, nr_node_ids + 1 + 1 + 1);
+		break;
+	case FWQ_FLUSH_LOCKLESS:
+		/* the one listed node's splice, one pool cycle, one put-back */
+		FWQ_EXPECT_EQ(t, visited, n);
+		FWQ_EXPECT_EQ(t, cycles, 1 + 1 + 1);
 		break;
 	default:
 		FWQ_EXPECT(t, !"unknown flush variant");
