@@ -188,16 +188,23 @@ void fwq_cm_irq_work_fn(struct irq_work *iw)
 static struct fwq_worker *fwq_cm_ci_worker(struct fwq_pool *pool)
 {
 	struct fwq_worker *worker;
+	int bkt;
 
-	if (!(current->flags & PF_KTHREAD) ||
-	    kthread_func(current) != fwq_worker_thread)
-		return NULL;
-	worker = kthread_data(current);
-	if (worker->pool != pool || !worker->current_pwq ||
-	    (worker->flags & WORKER_NOT_RUNNING) ||
-	    READ_ONCE(worker->sleeping))
-		return NULL;
-	return worker;
+	/*
+	 * Look @current up among the pool's busy workers, which stay
+	 * allocated while pool->lock is held. Never through current's
+	 * kthread_data(): an exiting fwq worker kthread (of any pool) still
+	 * runs after its reaper freed its struct fwq_worker.
+	 */
+	hash_for_each(pool->busy_hash, bkt, worker, hentry) {
+		if (worker->task != current)
+			continue;
+		if (worker->rescue_wq || (worker->flags & WORKER_NOT_RUNNING) ||
+		    READ_ONCE(worker->sleeping))
+			return NULL;
+		return worker;
+	}
+	return NULL;
 }
 
 static enum hrtimer_restart fwq_cm_ci_timer_fn(struct hrtimer *timer)
