@@ -17,8 +17,11 @@
  * struct fwq_flush_pnode - per-node list of pwqs active since the last
  *	flush
  * @lock: innermost, below pool->lock (the lock legend in internal.h)
- * @work_color: FN: per-node mirror of wq->work_color
- * @pwqs: FN: the listed pwqs
+ * @work_color: FN: per-node mirror of wq->work_color. flush=lockless
+ *	writes it under wq->mutex alone (WRITE_ONCE()), and its enqueue
+ *	reads it with READ_ONCE() after a full barrier
+ * @pwqs: FN: the listed pwqs; flush=lockless tests emptiness bare, after
+ *	the barrier that pairs with its enqueue's (src/flush_lockless.c)
  */
 struct fwq_flush_pnode {
 	raw_spinlock_t		lock;

@@ -31,7 +31,8 @@
  *     (fpn->lock): the flusher splices fpn->pwqs onto its private list, and
  *     its private list of kept pwqs (items still in flight) back onto
  *     fpn->pwqs, under fpn->lock alone; the enqueue adds under pool->lock
- *     and fpn->lock.
+ *     and fpn->lock. flush=lockless looks at an fpn's list, and advances
+ *     its colour mirror, without fpn->lock (src/flush_lockless.c).
  * AT: atomic.
  *
  * Lock nesting order, outer to inner (the one place it is written down):
