@@ -108,20 +108,18 @@ static unsigned int fwq_hp_cpu;
 
 static void fwq_restore_unbound_workers(struct fwq_pool *pool)
 {
+	const struct cpumask *mask;
 	struct fwq_worker *worker;
-	cpumask_var_t mask;
 
-	if (!cpumask_test_cpu(fwq_hp_cpu, pool->attrs.cpumask) ||
-	    !alloc_cpumask_var(&mask, GFP_KERNEL))
+	if (!cpumask_test_cpu(fwq_hp_cpu, pool->attrs.cpumask))
 		return;
-	fwq_pool_allowed_cpus(pool, mask);
 	mutex_lock(&fwq_pool_attach_mutex);
+	mask = fwq_pool_allowed_cpus(pool);
 	if (cpumask_intersects(mask, cpu_online_mask)) {
 		list_for_each_entry(worker, &pool->workers, node)
 			set_cpus_allowed_ptr(worker->task, mask);
 	}
 	mutex_unlock(&fwq_pool_attach_mutex);
-	free_cpumask_var(mask);
 }
 
 /* under fwq_pool_mutex: re-pick the unbound pwqs of @cpu's pod */

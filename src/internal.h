@@ -730,7 +730,7 @@ int fwq_cpu_pools_prepare(const struct fwq_variant *v);
 void fwq_pools_exit(void);
 int fwq_pool_attrs_alloc(struct fwq_pool_attrs *attrs);
 void fwq_pool_attrs_free(struct fwq_pool_attrs *attrs);
-void fwq_pool_allowed_cpus(struct fwq_pool *pool, struct cpumask *mask);
+const struct cpumask *fwq_pool_allowed_cpus(struct fwq_pool *pool);
 void fwq_cpu_pools_apply(int cpu, fwq_pool_fn fn);
 void fwq_unbound_pools_apply(fwq_pool_fn fn);
 void fwq_pools_show(struct seq_file *m);

@@ -108,19 +108,21 @@ static bool fwq_pool_attrs_equal(const struct fwq_pool_attrs *a,
 	return true;
 }
 
-/* the CPUs a pool's workers may run on */
-void fwq_pool_allowed_cpus(struct fwq_pool *pool, struct cpumask *mask)
+/*
+ * The CPUs a pool's workers may run on. The mask lives as long as the pool
+ * (its attrs, or the kernel's constant masks), so attaching a worker, the
+ * rescuer included, allocates nothing on the forward-progress path.
+ */
+const struct cpumask *fwq_pool_allowed_cpus(struct fwq_pool *pool)
 {
 	if (pool->cpu >= 0) {
 		if (pool->flags & POOL_DISASSOCIATED)
-			cpumask_copy(mask, cpu_possible_mask);
-		else
-			cpumask_copy(mask, cpumask_of(pool->cpu));
-	} else if (pool->attrs.affn_strict) {
-		cpumask_copy(mask, pool->attrs.pod_cpumask);
-	} else {
-		cpumask_copy(mask, pool->attrs.cpumask);
+			return cpu_possible_mask;
+		return cpumask_of(pool->cpu);
 	}
+	if (pool->attrs.affn_strict)
+		return pool->attrs.pod_cpumask;
+	return pool->attrs.cpumask;
 }
 
 static void fwq_idle_timer_fn(struct timer_list *t);
@@ -212,18 +214,16 @@ void fwq_kthread_no_setaffinity(struct task_struct *task)
 void fwq_worker_attach_to_pool(struct fwq_worker *worker,
 			       struct fwq_pool *pool)
 {
-	cpumask_var_t mask;
+	const struct cpumask *mask;
 
 	mutex_lock(&fwq_pool_attach_mutex);
 	if (pool->cpu < 0 || (pool->flags & POOL_DISASSOCIATED) ||
 	    !fwq_cm_enabled)
 		worker->flags |= WORKER_UNBOUND;
-	if (alloc_cpumask_var(&mask, GFP_KERNEL)) {
-		fwq_pool_allowed_cpus(pool, mask);
-		if (cpumask_intersects(mask, cpu_online_mask))
-			set_cpus_allowed_ptr(worker->task, mask);
-		free_cpumask_var(mask);
-	}
+	/* under the attach mutex: DISASSOCIATED and the attrs hold still */
+	mask = fwq_pool_allowed_cpus(pool);
+	if (cpumask_intersects(mask, cpu_online_mask))
+		set_cpus_allowed_ptr(worker->task, mask);
 	list_add_tail(&worker->node, &pool->workers);
 	worker->pool = pool;
 	mutex_unlock(&fwq_pool_attach_mutex);
