@@ -511,6 +511,8 @@ extern atomic64_t fwq_kicked_reaped;
 extern atomic64_t fwq_cull_rekicks;
 extern unsigned int fwq_watchdog_thresh_ms;	/* WRITE_ONCE()/READ_ONCE() */
 extern atomic64_t fwq_watchdog_reports;
+/* a rescuer put a pwq back on the mayday list after a batch */
+extern atomic64_t fwq_rescuer_requeues;
 
 /* live object counts, debugfs "objects" (leak checks) */
 enum fwq_obj {

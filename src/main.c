@@ -189,7 +189,7 @@ MODULE_PARM_DESC(dbg_cm_sb, "debug: widen the CM store-buffering window (0 off, 
  * fwq_debug_counter - read a global debug counter by name
  * @name: "kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
  *	"deferred_issue_under_lock", "create_worker_injected",
- *	"cm_sb_windows" or "watchdog_reports"
+ *	"cm_sb_windows", "watchdog_reports" or "rescuer_requeues"
  *
  * Return: the counter, 0 for an unknown name.
  */
@@ -211,6 +211,8 @@ u64 fwq_debug_counter(const char *name)
 		return atomic64_read(&fwq_cm_sb_windows);
 	if (!strcmp(name, "watchdog_reports"))
 		return atomic64_read(&fwq_watchdog_reports);
+	if (!strcmp(name, "rescuer_requeues"))
+		return atomic64_read(&fwq_rescuer_requeues);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(fwq_debug_counter);

@@ -16,6 +16,8 @@
 #include "internal.h"
 #include "fwq_trace.h"
 
+atomic64_t fwq_rescuer_requeues;
+
 /* does concurrency management count this pool's running workers? */
 static bool fwq_pool_cm_counts(struct fwq_pool *pool)
 {
@@ -398,7 +400,6 @@ static bool fwq_assign_rescuer_work(struct fwq_pwq *pwq,
 	struct fwq_pool *pool = pwq->pool;
 	struct fwq_work *cursor = &pwq->mayday_cursor;
 	struct fwq_work *work, *n;
-	bool found = false;
 
 	if (!pwq->nr_active || !fwq_need_to_create_worker(pool))
 		return false;
@@ -416,15 +417,12 @@ static bool fwq_assign_rescuer_work(struct fwq_pwq *pwq,
 		    fwq_assign_work(work, rescuer, &n)) {
 			pwq->stats[PWQ_STAT_RESCUED]++;
 			/* cursor right before the next item */
-			list_del_init(&cursor->entry);
-			list_add_tail(&cursor->entry, &n->entry);
-			found = true;
-			break;
+			list_move_tail(&cursor->entry, &n->entry);
+			return true;
 		}
 	}
-	if (!found)
-		list_del_init(&cursor->entry);
-	return found;
+	/* nothing after the cursor: it stays for a requeued turn */
+	return false;
 }
 
 int fwq_rescuer_thread(void *data)
@@ -454,20 +452,30 @@ repeat:
 		fwq_pool_lock_irq(pool);
 		while (fwq_assign_rescuer_work(pwq, rescuer)) {
 			fwq_process_scheduled_works(rescuer);
+			/*
+			 * A batch done and other pwqs waiting: let them in
+			 * first and come back to this one, if it still needs
+			 * help. Alone on the list, it just goes on.
+			 */
 			if (++count > FWQ_RESCUER_BATCH &&
+			    !list_empty(&wq->maydays) && pwq->nr_active &&
 			    fwq_need_to_create_worker(pool)) {
-				/* let the other maydays in; come back later */
 				raw_spin_lock(&fwq_mayday_lock);
-				if (list_empty(&pwq->mayday_node)) {
+				/* not if destroy took the rescuer away */
+				if (wq->rescuer &&
+				    list_empty(&pwq->mayday_node)) {
 					fwq_get_pwq(pwq);
 					list_add_tail(&pwq->mayday_node,
 						      &wq->maydays);
+					atomic64_inc(&fwq_rescuer_requeues);
 				}
 				raw_spin_unlock(&fwq_mayday_lock);
 				break;
 			}
 		}
-		list_del_init(&pwq->mayday_cursor.entry);
+		/* a requeued pwq keeps its place; otherwise no one watches it */
+		if (list_empty(&pwq->mayday_node))
+			list_del_init(&pwq->mayday_cursor.entry);
 		fwq_kick_pool(pool, &rescuer->wb, wq, FWQ_SITE_OTHER);
 		preempt_disable();
 		fwq_pool_unlock_irq(pool);

@@ -9,8 +9,11 @@
  * level no other test uses), so its only worker becomes the manager that
  * keeps failing to create a second one.
  */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include <fwq/fwq.h>
@@ -21,6 +24,8 @@
 #define RS_ITEMS	24
 #define RS_NICE		-7	/* + variant index */
 #define RS_KNOB		"fail_create_worker"
+#define RS_BATCH	16	/* FWQ_RESCUER_BATCH in src/internal.h */
+#define RS_FAILSLAB	"/sys/kernel/debug/failslab/"
 
 struct rs_ctx {
 	atomic_t done;
@@ -130,9 +135,244 @@ out:
 	kfree(items);
 }
 
+/*
+ * Make every slab allocation of tasks with make_it_fail set fail, sleeping
+ * ones included (kernels with CONFIG_FAILSLAB only). Return: whether the
+ * injection is armed.
+ */
+static bool rs_failslab(bool on)
+{
+	static const char *const knobs[][3] = {
+		/* file, on, off */
+		{ "task-filter", "Y", "N" },
+		{ "ignore-gfp-wait", "N", "Y" },
+		{ "verbose", "0", "2" },
+		{ "times", "-1", "1" },
+		{ "interval", "1", "1" },
+		{ "probability", "100", "0" },
+	};
+	int i, n = ARRAY_SIZE(knobs);
+	char path[64];
+
+	if (!IS_ENABLED(CONFIG_FAILSLAB))
+		return false;
+	/* probability last on, first off: never armed without the filter */
+	for (i = 0; i < n; i++) {
+		int k = on ? i : n - 1 - i;
+		const char *val = knobs[k][on ? 1 : 2];
+
+		snprintf(path, sizeof(path), RS_FAILSLAB "%s", knobs[k][0]);
+		if (fwqt_file_write(path, val, strlen(val)) < 0)
+			return false;
+	}
+	return on;
+}
+
+/* one item per pool, in turns: the rescuer moves from pool to pool */
+struct rs_cpu_item {
+	struct fwq_work work;
+	int cpu;		/* the CPU of the item's pool */
+	bool fail_allocs;	/* make the rescuer's allocations fail */
+	atomic_t *done, *by_rescuer, *wrong_mask;
+};
+
+static void rs_cpu_item_fn(struct fwq_work *work)
+{
+	struct rs_cpu_item *it = container_of(work, struct rs_cpu_item, work);
+
+	if (fwqt_current_is_rescuer()) {
+		atomic_inc(it->by_rescuer);
+		if (!cpumask_equal(current->cpus_ptr, cpumask_of(it->cpu))) {
+			atomic_inc(it->wrong_mask);
+			fwq_ktap_diag("rescuer on pool of CPU %d allowed on %*pbl",
+				      it->cpu, cpumask_pr_args(current->cpus_ptr));
+		}
+#ifdef CONFIG_FAULT_INJECTION
+		/* from now on, every allocation the rescuer makes fails */
+		current->make_it_fail = it->fail_allocs;
+#endif
+	}
+	atomic_inc(it->done);
+}
+
+/*
+ * Invariant (mainline worker_attach_to_pool()): the rescuer attaches to a
+ * pool with that pool's CPUs, and allocates nothing to do so. The
+ * workqueue is unbound, strict, one pod per CPU, so each pool has one
+ * allowed CPU. Its first item sets make_it_fail on the rescuer; where the
+ * kernel has CONFIG_FAILSLAB, every later slab allocation of the rescuer
+ * then fails. A temporary cpumask allocated at attach (the old code, with
+ * CONFIG_CPUMASK_OFFSTACK) failed, and the affinity was silently skipped:
+ * the rescuer served the next pool with the previous pool's CPU.
+ */
+static void test_rescuer_pool_cpus(struct fwq_ktap_test *t)
+{
+	atomic_t done = ATOMIC_INIT(0), by_rescuer = ATOMIC_INIT(0);
+	atomic_t wrong_mask = ATOMIC_INIT(0);
+	struct fwq_workqueue_attrs *attrs = NULL;
+	struct fwq_workqueue *wq = NULL;
+	struct rs_cpu_item *items;
+	int cpus[2], i, n = 0, nr = 8, cpu;
+	struct fwq_variant v;
+	bool injected;
+	char old[32];
+
+	if (fwqt_param_read(RS_KNOB, old, sizeof(old)) < 0) {
+		FWQ_KTAP_SKIP(t, "fwq.ko has no fail_create_worker parameter");
+		return;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		if (n < 2)
+			cpus[n++] = cpu;
+	cpus_read_unlock();
+	if (n < 2) {
+		FWQ_KTAP_SKIP(t, "needs two online CPUs");
+		return;
+	}
+	fwqt_variant(t, &v, W);
+	items = kcalloc(nr, sizeof(*items), GFP_KERNEL);
+	attrs = fwq_alloc_workqueue_attrs();
+	if (!FWQ_EXPECT(t, items && attrs))
+		goto out;
+	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND | FWQ_MEM_RECLAIM, 0);
+	if (!wq)
+		goto out;
+	attrs->nice = RS_NICE - 7 - (int)t->param;	/* -14 and below */
+	attrs->affn_scope = FWQ_AFFN_CPU;
+	attrs->affn_strict = true;
+	attrs->variant = v;
+	cpumask_copy(attrs->cpumask, cpu_possible_mask);
+	if (!FWQ_EXPECT_EQ(t, fwq_apply_workqueue_attrs(wq, attrs), 0))
+		goto out;
+	fwq_flush_workqueue(wq);
+
+	injected = rs_failslab(true);
+	fwq_ktap_diag("failslab injection for the rescuer: %s",
+		      injected ? "armed" : "not available (checks affinity only)");
+	if (!FWQ_EXPECT(t, fwqt_param_write(RS_KNOB, "1") > 0))
+		goto out_failslab;
+	for (i = 0; i < nr; i++) {
+		struct rs_cpu_item *it = &items[i];
+
+		FWQ_INIT_WORK(&it->work, rs_cpu_item_fn);
+		it->cpu = cpus[i & 1];
+		it->fail_allocs = injected && i < nr - 1;
+		it->done = &done;
+		it->by_rescuer = &by_rescuer;
+		it->wrong_mask = &wrong_mask;
+		FWQ_EXPECT(t, fwq_queue_work_on(it->cpu, wq, &it->work));
+		if (!fwqt_wait_atomic(t, &done, i + 1, "rescued item"))
+			break;
+	}
+	rs_restore(old);
+	fwq_flush_workqueue(wq);
+	fwq_ktap_diag("%d items, %d by the rescuer, %d with a wrong mask",
+		      atomic_read(&done), atomic_read(&by_rescuer),
+		      atomic_read(&wrong_mask));
+	FWQ_EXPECT_EQ(t, atomic_read(&done), nr);
+	/* the pools' only workers keep failing as managers: all rescued */
+	FWQ_EXPECT_EQ(t, atomic_read(&by_rescuer), nr);
+	FWQ_EXPECT_EQ(t, atomic_read(&wrong_mask), 0);
+out_failslab:
+	rs_failslab(false);
+out:
+	rs_restore(old);
+	if (wq)
+		fwq_destroy_workqueue(wq);
+	fwq_free_workqueue_attrs(attrs);
+	kfree(items);
+}
+
+/* items that hold the rescuer until all of them are queued */
+struct rs_gate_item {
+	struct fwq_work work;
+	struct completion *gate;
+	atomic_t *done, *by_rescuer;
+};
+
+static void rs_gate_item_fn(struct fwq_work *work)
+{
+	struct rs_gate_item *it = container_of(work, struct rs_gate_item,
+					       work);
+
+	wait_for_completion(it->gate);
+	if (fwqt_current_is_rescuer())
+		atomic_inc(it->by_rescuer);
+	atomic_inc(it->done);
+}
+
+/*
+ * Invariant (mainline rescuer_thread()): after a batch of
+ * FWQ_RESCUER_BATCH items, the rescuer puts its pwq back on the mayday
+ * list only if another pwq is waiting there; alone, it goes on with the
+ * same pwq and keeps its cursor. One pwq here (scope system), more items
+ * than three batches: the rescuer_requeues counter must not move.
+ */
+static void test_rescuer_alone_no_requeue(struct fwq_ktap_test *t)
+{
+	atomic_t done = ATOMIC_INIT(0), by_rescuer = ATOMIC_INIT(0);
+	int i, nr = 3 * RS_BATCH + 4, nice = RS_NICE - 10 - (int)t->param;
+	struct fwq_workqueue *wq = NULL;
+	struct rs_gate_item *items;
+	DECLARE_COMPLETION_ONSTACK(gate);
+	struct fwq_variant v;
+	long long requeues;
+	char old[32];
+
+	if (fwqt_param_read(RS_KNOB, old, sizeof(old)) < 0) {
+		FWQ_KTAP_SKIP(t, "fwq.ko has no fail_create_worker parameter");
+		return;
+	}
+	fwqt_variant(t, &v, W);
+	items = kcalloc(nr, sizeof(*items), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, items))
+		return;
+	wq = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM,
+				nice);
+	if (!wq)
+		goto out;
+	fwq_flush_workqueue(wq);
+	requeues = fwqt_debug_counter("rescuer_requeues");
+	if (!FWQ_EXPECT(t, requeues >= 0))
+		goto out;
+	if (!FWQ_EXPECT(t, fwqt_param_write(RS_KNOB, "1") > 0))
+		goto out;
+	for (i = 0; i < nr; i++) {
+		FWQ_INIT_WORK(&items[i].work, rs_gate_item_fn);
+		items[i].gate = &gate;
+		items[i].done = &done;
+		items[i].by_rescuer = &by_rescuer;
+		FWQ_EXPECT(t, fwq_queue_work(wq, &items[i].work));
+	}
+	/* every item is queued behind the first: now let them run */
+	complete_all(&gate);
+	fwqt_wait_atomic(t, &done, nr, "items of one pwq, rescued");
+	rs_restore(old);
+	fwq_flush_workqueue(wq);
+	fwq_ktap_diag("%d items, %d by the rescuer, %lld requeues",
+		      atomic_read(&done), atomic_read(&by_rescuer),
+		      fwqt_debug_counter("rescuer_requeues") - requeues);
+	FWQ_EXPECT_EQ(t, atomic_read(&done), nr);
+	/* more than one batch went through the rescuer... */
+	FWQ_EXPECT(t, atomic_read(&by_rescuer) > RS_BATCH);
+	/* ...and it never left the only pwq that asked for help */
+	FWQ_EXPECT_EQ(t, fwqt_debug_counter("rescuer_requeues") - requeues, 0);
+out:
+	complete_all(&gate);
+	rs_restore(old);
+	if (wq)
+		fwq_destroy_workqueue(wq);
+	kfree(items);
+}
+
 static const struct fwq_ktap_case rescuer_cases[] = {
 	FWQT_CASE("rescuer_progress_when_creation_fails",
 		  test_rescuer_progress, W),
+	FWQT_CASE("rescuer_attaches_with_pool_cpus",
+		  test_rescuer_pool_cpus, W),
+	FWQT_CASE("rescuer_alone_keeps_its_pwq",
+		  test_rescuer_alone_no_requeue, W),
 	{}
 };
 

@@ -27,8 +27,6 @@
 #define WD_KNOB		"watchdog_thresh_ms"
 #define WD_CI_KNOB	"cpu_intensive_thresh_us"
 #define WD_THRESH_MS	1000
-#define WD_COUNTERS	"/sys/kernel/debug/fwq/debug_counters"
-#define WD_BUF		1024
 /* busy_pool_not_reported: items and how long each keeps its CPU */
 #define WD_CHAIN	150
 #define WD_CHAIN_US	20000
@@ -36,25 +34,7 @@
 /* the counter "watchdog_reports", or -1 */
 static long long wd_reports(void)
 {
-	static const char key[] = "watchdog_reports ";
-	long long v = -1;
-	const char *p;
-	char *buf;
-	ssize_t n;
-
-	buf = kzalloc(WD_BUF, GFP_KERNEL);
-	if (!buf)
-		return -1;
-	n = fwqt_file_read(WD_COUNTERS, buf, WD_BUF - 1);
-	if (n > 0) {
-		for (p = buf; (p = strstr(p, key)); p += sizeof(key) - 1) {
-			if ((p == buf || p[-1] == '\n') &&
-			    sscanf(p + sizeof(key) - 1, "%lld", &v) == 1)
-				break;
-		}
-	}
-	kfree(buf);
-	return v;
+	return fwqt_debug_counter("watchdog_reports");
 }
 
 /* set the threshold for the case; @old gets the value to restore */

@@ -338,6 +338,29 @@ int fwqt_count_workers(const char *prefix, int nice)
 	return n;
 }
 
+long long fwqt_debug_counter(const char *name)
+{
+	const size_t len = 1024;
+	size_t nlen = strlen(name);
+	long long v = -1;
+	const char *p;
+	char *buf;
+	ssize_t n;
+
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -1;
+	n = fwqt_file_read("/sys/kernel/debug/fwq/debug_counters", buf,
+			   len - 1);
+	for (p = buf; n > 0 && (p = strstr(p, name)); p += nlen) {
+		if ((p == buf || p[-1] == '\n') && p[nlen] == ' ' &&
+		    sscanf(p + nlen + 1, "%lld", &v) == 1)
+			break;
+	}
+	kfree(buf);
+	return v;
+}
+
 bool fwqt_current_is_rescuer(void)
 {
 	return !strncmp(current->comm, "fwq/R-", 6);

@@ -158,6 +158,9 @@ int fwqt_count_workers(const char *prefix, int nice);
 /* Is current an fwq rescuer thread ("fwq/R-<wq>")? */
 bool fwqt_current_is_rescuer(void);
 
+/* a line of fwq's debugfs debug_counters by name, or -1 */
+long long fwqt_debug_counter(const char *name);
+
 /*
  * A blocker: a work item that records that it started, then sleeps until the
  * test opens its gate. Tests always open the gate on their cleanup path.
