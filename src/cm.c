@@ -11,8 +11,9 @@
  *     decrement nr_running (atomic: no pool->lock here, which would invert
  *     against pool->lock -> p->pi_lock -> rq->lock). If that was the last
  *     running worker and work is waiting, queue the pool's irq_work.
- *   irq_work (hardirq on the same CPU): lock the pool and kick an idle
- *     worker if need_more_worker().
+ *   irq_work (hardirq on the same CPU; on PREEMPT_RT a per-CPU thread,
+ *     with preemption off around the kick): lock the pool and kick an
+ *     idle worker if need_more_worker().
  *   sched_in: if it was marked sleeping, count it again (unless it carries
  *     a NOT_RUNNING flag by now).
  *
@@ -173,12 +174,15 @@ void fwq_cm_irq_work_fn(struct irq_work *iw)
 	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
 	unsigned long flags;
 
+	/* on PREEMPT_RT the irq_work runs in a preemptible per-CPU thread */
+	preempt_disable();
 	raw_spin_lock_irqsave(&pool->lock, flags);
 	__this_cpu_inc(fwq_pool_lock_depth);
 	fwq_cm_kick(pool, &wb);
 	__this_cpu_dec(fwq_pool_lock_depth);
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 	fwq_wake_batch_issue(&wb);
+	preempt_enable();
 }
 
 /*

@@ -94,8 +94,7 @@ static void fwq_unbind_workers(struct fwq_pool *pool)
 	/* CM is off from here: blocked busy workers must not stall the pool */
 	atomic_set(&pool->nr_running, 0);
 	fwq_kick_pool(pool, &wb, NULL, FWQ_SITE_OTHER);
-	fwq_pool_unlock_irq(pool);
-	fwq_wake_batch_issue(&wb);
+	fwq_pool_unlock_irq_issue(pool, &wb);
 	/* DISASSOCIATED is set: no item start re-arms the CPU-intensive timer */
 	fwq_cm_pool_stop(pool);
 

@@ -689,6 +689,22 @@ void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
 			struct fwq_workqueue *wq, enum fwq_wake_site site,
 			bool ref);
 void fwq_wake_batch_issue(struct fwq_wake_batch *wb);
+
+/*
+ * Drop pool->lock taken with IRQs off and issue the wakeups collected under
+ * it, with no preemption point in between: the waker is not preempted
+ * while the woken task waits for it (6.1 has no raw_spin_unlock_irq_wake).
+ */
+static inline void fwq_pool_unlock_irq_issue(struct fwq_pool *pool,
+					     struct fwq_wake_batch *wb)
+	__releases(&pool->lock)
+{
+	preempt_disable();
+	fwq_pool_unlock_irq(pool);
+	fwq_wake_batch_issue(wb);
+	preempt_enable();
+}
+
 struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool);
 bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 		   struct fwq_workqueue *wq, enum fwq_wake_site site);

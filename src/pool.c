@@ -479,8 +479,7 @@ static void fwq_idle_cull_fn(struct work_struct *work)
 	}
 	need_worker = !pool->nr_workers && !(pool->flags & POOL_DYING);
 
-	fwq_pool_unlock_irq(pool);
-	fwq_wake_batch_issue(&wb);
+	fwq_pool_unlock_irq_issue(pool, &wb);
 	fwq_detach_dying_workers(&cull_list);
 	mutex_unlock(&fwq_pool_attach_mutex);
 
@@ -506,9 +505,12 @@ void fwq_pool_mayday_timeout(struct timer_list *t)
 			fwq_send_mayday(work, &wb);
 	}
 	raw_spin_unlock(&fwq_mayday_lock);
+	/* a timer may run in a preemptible thread (PREEMPT_RT) */
+	preempt_disable();
 	__this_cpu_dec(fwq_pool_lock_depth);
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 	fwq_wake_batch_issue(&wb);
+	preempt_enable();
 
 	mod_timer(&pool->mayday_timer, jiffies + FWQ_MAYDAY_INTERVAL);
 }

@@ -126,19 +126,25 @@ void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
  * fwq_wake_batch_issue - issue the wakeups collected under a pool lock
  * @wb: the batch; emptied
  *
- * Called after the pool lock is dropped. Runs the wakeups with preemption
- * off and inside an RCU read-side section (see the file comment).
+ * Called after the pool lock is dropped, before preemption or IRQs are on
+ * again. Runs the wakeups inside an RCU read-side section (see the file
+ * comment).
  */
 void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 {
-	unsigned int i;
-
-	unsigned int delay_us;
+	unsigned int delay_us, i;
 
 	if (!wb->nr)
 		return;
 	if (this_cpu_read(fwq_pool_lock_depth))
 		atomic64_inc(&fwq_deferred_under_lock);
+	/*
+	 * Every site issues with preemption or IRQs off since it dropped the
+	 * pool lock (fwq_pool_unlock_irq_issue()): a waker preempted there
+	 * leaves the task it picked waiting for nothing.
+	 */
+	fwq_check(!preemptible(), "wakeups issued preemptibly after %pS",
+		  __builtin_return_address(0));
 	delay_us = READ_ONCE(fwq_dbg_kick_delay_us);
 	if (unlikely(delay_us)) {
 		/* H1 reproducer: widen the pick-to-wake window */

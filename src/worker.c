@@ -211,22 +211,6 @@ bool fwq_assign_work(struct fwq_work *work, struct fwq_worker *worker,
 	return true;
 }
 
-/*
- * Drop pool->lock taken with IRQs off in process_one_work and issue the
- * wakeups collected under it, with preemption still off (the deferred
- * variants' unlock+wake, done by hand: 6.1 has no raw_spin_unlock_irq_wake).
- */
-static void fwq_worker_unlock_irq(struct fwq_worker *worker)
-	__releases(&worker->pool->lock)
-{
-	struct fwq_pool *pool = worker->pool;
-
-	preempt_disable();
-	fwq_pool_unlock_irq(pool);
-	fwq_wake_batch_issue(&worker->wb);
-	preempt_enable();
-}
-
 static void fwq_process_one_work(struct fwq_worker *worker,
 				 struct fwq_work *work)
 	__releases(&pool->lock) __acquires(&pool->lock)
@@ -275,7 +259,7 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 
 	if (ls)
 		fwq_lockstat_record(FWQ_LS_CHAIN, -1, sched_clock() - t_hold);
-	fwq_worker_unlock_irq(worker);
+	fwq_pool_unlock_irq_issue(pool, &worker->wb);
 
 	trace_fwq_execute_start(work);
 	worker->current_func(work);
@@ -381,10 +365,7 @@ recheck:
 sleep:
 	fwq_worker_enter_idle(worker);
 	__set_current_state(TASK_IDLE);
-	preempt_disable();
-	fwq_pool_unlock_irq(pool);
-	fwq_wake_batch_issue(&worker->wb);
-	preempt_enable();
+	fwq_pool_unlock_irq_issue(pool, &worker->wb);
 	schedule();
 	goto woke_up;
 }
@@ -477,10 +458,7 @@ repeat:
 		if (list_empty(&pwq->mayday_node))
 			list_del_init(&pwq->mayday_cursor.entry);
 		fwq_kick_pool(pool, &rescuer->wb, wq, FWQ_SITE_OTHER);
-		preempt_disable();
-		fwq_pool_unlock_irq(pool);
-		fwq_wake_batch_issue(&rescuer->wb);
-		preempt_enable();
+		fwq_pool_unlock_irq_issue(pool, &rescuer->wb);
 
 		fwq_worker_detach_from_pool(rescuer);
 		/* the reference taken by send_mayday */

@@ -211,8 +211,7 @@ static void fwq_wq_adjust_max_active(struct fwq_workqueue *wq)
 				fwq_kick_pool(pwq->pool, &wb, wq,
 					      FWQ_SITE_QUEUE);
 			}
-			fwq_pool_unlock_irq(pwq->pool);
-			fwq_wake_batch_issue(&wb);
+			fwq_pool_unlock_irq_issue(pwq->pool, &wb);
 		}
 	} while (activated);
 }
