@@ -144,10 +144,21 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 		.flush_color = -1,
 		.task = current,
 	};
+	struct fwq_worker *worker = fwq_current_worker();
 	int next_color;
 
 	might_sleep();
 	init_completion(&this_flusher.done);
+	/* an item of @wq that flushes @wq waits for itself: lockdep sees it */
+	fwq_lockdep_touch_wq(wq);
+	if (unlikely(worker && worker->current_pwq &&
+		     worker->current_pwq->wq == wq)) {
+		/* and fwq refuses it rather than hang the worker for ever */
+		atomic64_inc(&fwq_misuse_count);
+		pr_err_ratelimited("%ps flushes its own workqueue %s: refused\n",
+				   worker->current_func, wq->name);
+		return;
+	}
 
 	mutex_lock(&wq->mutex);
 	trace_fwq_flush_start(wq);
@@ -379,10 +390,27 @@ static void fwq_insert_wq_barrier(struct fwq_pwq *pwq,
 	fwq_insert_work(pwq, &barr->work, head, work_flags);
 }
 
+/*
+ * The flush of @work waits for @work, and, on a workqueue where one item
+ * can wait for another (one at a time, or a rescuer that serves the items
+ * one by one under memory pressure), for @wq too. A cancel waits only for
+ * @work. As mainline's touch_work_lockdep_map() and touch_wq_lockdep_map().
+ */
+static void fwq_lockdep_touch_flush_work(struct fwq_work *work,
+					 struct fwq_workqueue *wq,
+					 bool from_cancel)
+{
+	fwq_lockdep_touch_work(work);
+	if (!from_cancel && (READ_ONCE(wq->saved_max_active) == 1 ||
+			     (wq->flags & FWQ_MEM_RECLAIM)))
+		fwq_lockdep_touch_wq(wq);
+}
+
 static bool fwq_start_flush_work(struct fwq_work *work,
 				 struct fwq_barrier *barr, bool from_cancel)
 {
 	struct fwq_worker *worker = NULL;
+	struct fwq_workqueue *wq;
 	struct fwq_pool *pool;
 	struct fwq_pwq *pwq;
 
@@ -405,15 +433,22 @@ static bool fwq_start_flush_work(struct fwq_work *work,
 		pwq = worker->current_pwq;
 	}
 
+	wq = pwq->wq;
 	if (worker && worker->task == current) {
-		/* flushing oneself would deadlock */
+		fwq_pool_unlock_irq(pool);
+		/* what lockdep sees in mainline, before the deadlock */
+		fwq_lockdep_touch_flush_work(work, wq, from_cancel);
+		rcu_read_unlock();
+		/* fwq refuses to wait for itself */
 		atomic64_inc(&fwq_misuse_count);
-		pr_err_ratelimited("%ps flushes itself\n", work->func);
-		goto already_gone;
+		pr_err_ratelimited("%ps flushes itself: refused\n", work->func);
+		return false;
 	}
 
 	fwq_insert_wq_barrier(pwq, barr, work, worker);
 	fwq_pool_unlock_irq(pool);
+	/* the barrier keeps the pwq, and so @wq, alive */
+	fwq_lockdep_touch_flush_work(work, wq, from_cancel);
 	rcu_read_unlock();
 	return true;
 already_gone:

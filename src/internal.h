@@ -73,6 +73,7 @@
 #include <linux/jump_label.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -429,6 +430,12 @@ struct fwq_workqueue {
 
 	struct rcu_head		rcu;
 
+#ifdef CONFIG_LOCKDEP
+	/* held while an item runs, taken by a flush; one class per wq */
+	struct lock_class_key	lockdep_key;	/* I */
+	struct lockdep_map	lockdep_map;	/* I */
+#endif
+
 	/* WO: FWQ_*; the enqueue reads __FWQ_DESTROYING/__FWQ_DRAINING bare */
 	unsigned int		flags ____cacheline_aligned;
 	struct fwq_pwq __rcu * __percpu *cpu_pwq;	/* I: per-CPU pwqs */
@@ -748,6 +755,42 @@ int fwq_cpu_pools_prepare(const struct fwq_variant *v);
 void fwq_pools_exit(void);
 int fwq_pool_attrs_alloc(struct fwq_pool_attrs *attrs);
 void fwq_pool_attrs_free(struct fwq_pool_attrs *attrs);
+/*
+ * Flush-dependency lockdep maps, as in mainline: the workqueue's map and
+ * the item's are held while the item runs (worker.c), and a flush takes
+ * the map of what it waits for (flush.c). An item that flushes itself or
+ * its own workqueue is then a recursive acquisition, and a flush that
+ * waits on an item waiting on the flusher a cycle. Empty without
+ * CONFIG_LOCKDEP.
+ */
+#ifdef CONFIG_LOCKDEP
+static inline void fwq_lockdep_touch(struct lockdep_map *map)
+{
+	lock_map_acquire(map);
+	lock_map_release(map);
+}
+
+static inline void fwq_wq_lockdep_init(struct fwq_workqueue *wq)
+{
+	lockdep_register_key(&wq->lockdep_key);
+	lockdep_init_map(&wq->lockdep_map, wq->name, &wq->lockdep_key, 0);
+}
+
+/* may sleep; nothing may take the map any more */
+static inline void fwq_wq_lockdep_exit(struct fwq_workqueue *wq)
+{
+	lockdep_unregister_key(&wq->lockdep_key);
+}
+
+#define fwq_lockdep_touch_wq(wq)	fwq_lockdep_touch(&(wq)->lockdep_map)
+#define fwq_lockdep_touch_work(work)	fwq_lockdep_touch(&(work)->lockdep_map)
+#else
+static inline void fwq_wq_lockdep_init(struct fwq_workqueue *wq) {}
+static inline void fwq_wq_lockdep_exit(struct fwq_workqueue *wq) {}
+static inline void fwq_lockdep_touch_wq(struct fwq_workqueue *wq) {}
+static inline void fwq_lockdep_touch_work(struct fwq_work *work) {}
+#endif
+
 const struct cpumask *fwq_pool_allowed_cpus(struct fwq_pool *pool);
 void fwq_cpu_pools_apply(int cpu, fwq_pool_fn fn);
 void fwq_unbound_pools_apply(fwq_pool_fn fn);

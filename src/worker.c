@@ -221,6 +221,12 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 	unsigned long work_data;
 	u64 t_hold = 0;
 	bool ls = static_branch_unlikely(&fwq_lockstat_key);
+#ifdef CONFIG_LOCKDEP
+	/* the item may free itself while it runs: hold a copy of its map */
+	struct lockdep_map lockdep_map;
+
+	lockdep_copy_map(&lockdep_map, &work->lockdep_map);
+#endif
 
 	if (!fwq_check(pwq && pwq->pool == pool,
 		       "work %ps not queued on pool %d", work->func, pool->id)) {
@@ -261,10 +267,18 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 		fwq_lockstat_record(FWQ_LS_CHAIN, -1, sched_clock() - t_hold);
 	fwq_pool_unlock_irq_issue(pool, &worker->wb);
 
+	/*
+	 * The flush-dependency maps (see fwq_lockdep_touch()); without
+	 * CONFIG_LOCKDEP, lock_map_acquire() and its argument vanish.
+	 */
+	lock_map_acquire(&wq->lockdep_map);
+	lock_map_acquire(&lockdep_map);
 	trace_fwq_execute_start(work);
 	worker->current_func(work);
 	/* @work may be gone: the event records only its address */
 	trace_fwq_execute_end(work, worker->current_func);
+	lock_map_release(&lockdep_map);
+	lock_map_release(&wq->lockdep_map);
 
 	cond_resched();
 

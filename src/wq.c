@@ -94,8 +94,11 @@ void fwq_pwq_release_workfn(struct kthread_work *work)
 	}
 
 	call_rcu(&pwq->rcu, fwq_rcu_free_pwq);
-	if (is_last)
+	if (is_last) {
+		/* no item of @wq can run or be flushed any more */
+		fwq_wq_lockdep_exit(wq);
 		fwq_wq_put(wq);	/* the pwqs' reference */
+	}
 }
 
 static struct fwq_pwq *fwq_alloc_pwq(struct fwq_workqueue *wq,
@@ -599,6 +602,7 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	va_start(args, max_active);
 	vsnprintf(wq->name, sizeof(wq->name), fmt, args);
 	va_end(args);
+	fwq_wq_lockdep_init(wq);
 
 	wq->flags = flags;
 	wq->saved_max_active = max_active;
@@ -678,6 +682,7 @@ err_pwqs:
 	/* the last pwq release frees @wq */
 	if (list_empty(&wq->pwqs)) {
 		fwq_put_all_pwqs(wq);
+		fwq_wq_lockdep_exit(wq);
 		fwq_wq_put(wq);
 	} else {
 		fwq_put_all_pwqs(wq);
@@ -686,6 +691,7 @@ err_pwqs:
 
 err_free:
 	fwq_free_workqueue_attrs(attrs);
+	fwq_wq_lockdep_exit(wq);
 	fwq_free_wq(wq);
 	return NULL;
 }

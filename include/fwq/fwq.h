@@ -18,6 +18,7 @@
 #include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 
@@ -76,15 +77,29 @@ enum {
  * @data: pending bit, pwq pointer or off-queue pool id; see the layout above
  * @entry: link on a worklist, an inactive list or a worker's scheduled list
  * @func: the function to run
+ * @lockdep_map: with CONFIG_LOCKDEP: held while @func runs and taken by a
+ *	flush of the item, so that lockdep sees an item that flushes itself,
+ *	or a flush that waits on an item which waits on the flusher; one class
+ *	per FWQ_INIT_WORK() call site or statically initialized item
  *
- * Initialize with FWQ_INIT_WORK() or FWQ_DECLARE_WORK(). Users must not touch
- * the fields directly.
+ * Initialize with FWQ_INIT_WORK() or FWQ_WORK_INITIALIZER(). Users must not
+ * touch the fields directly.
  */
 struct fwq_work {
 	atomic_long_t data;
 	struct list_head entry;
 	fwq_work_func_t func;
+#ifdef CONFIG_LOCKDEP
+	struct lockdep_map lockdep_map;
+#endif
 };
+
+#ifdef CONFIG_LOCKDEP
+#define __FWQ_WORK_LOCKDEP_INIT(n)					\
+	.lockdep_map = STATIC_LOCKDEP_MAP_INIT(#n, &(n)),
+#else
+#define __FWQ_WORK_LOCKDEP_INIT(n)
+#endif
 
 /**
  * struct fwq_delayed_work - an fwq work item queued after a delay
@@ -113,6 +128,7 @@ void fwq_delayed_work_timer_fn(struct timer_list *t);
 	.data = ATOMIC_LONG_INIT(FWQ_WORK_DATA_INIT_VAL),		\
 	.entry = LIST_HEAD_INIT((n).entry),				\
 	.func = (f),							\
+	__FWQ_WORK_LOCKDEP_INIT(n)					\
 }
 
 /**
@@ -127,27 +143,24 @@ void fwq_delayed_work_timer_fn(struct timer_list *t);
 }
 
 /**
- * fwq_init_work - initialize an fwq work item at run time
+ * __fwq_init_work - initialize an fwq work item at run time
  * @work: the work item
  * @func: the function it runs
+ * @name: the item's name for lockdep
+ * @key: the item's lockdep class (unused without CONFIG_LOCKDEP)
+ *
+ * Use FWQ_INIT_WORK(), which gives each call site a class of its own.
  */
-static inline void fwq_init_work(struct fwq_work *work, fwq_work_func_t func)
+static inline void __fwq_init_work(struct fwq_work *work,
+				   fwq_work_func_t func, const char *name,
+				   struct lock_class_key *key)
 {
 	atomic_long_set(&work->data, FWQ_WORK_DATA_INIT_VAL);
 	INIT_LIST_HEAD(&work->entry);
 	work->func = func;
-}
-
-/**
- * fwq_init_delayed_work - initialize an fwq delayed work item at run time
- * @dwork: the delayed work item
- * @func: the function it runs
- */
-static inline void fwq_init_delayed_work(struct fwq_delayed_work *dwork,
-					 fwq_work_func_t func)
-{
-	fwq_init_work(&dwork->work, func);
-	timer_setup(&dwork->timer, fwq_delayed_work_timer_fn, TIMER_IRQSAFE);
+#ifdef CONFIG_LOCKDEP
+	lockdep_init_map(&work->lockdep_map, name, key, 0);
+#endif
 }
 
 /**
@@ -155,15 +168,53 @@ static inline void fwq_init_delayed_work(struct fwq_delayed_work *dwork,
  * @_work: the struct fwq_work to initialize
  * @_func: the function it runs
  */
-#define FWQ_INIT_WORK(_work, _func)	fwq_init_work((_work), (_func))
+#ifdef CONFIG_LOCKDEP
+#define FWQ_INIT_WORK(_work, _func)					\
+	do {								\
+		static struct lock_class_key __key;			\
+									\
+		__fwq_init_work((_work), (_func), #_work, &__key);	\
+	} while (0)
+#else
+#define FWQ_INIT_WORK(_work, _func)					\
+	__fwq_init_work((_work), (_func), NULL, NULL)
+#endif
+
+/**
+ * __fwq_init_delayed_work - initialize an fwq delayed work item at run time
+ * @dwork: the delayed work item
+ * @func: the function it runs
+ * @name: the item's name for lockdep
+ * @key: the item's lockdep class (unused without CONFIG_LOCKDEP)
+ *
+ * Use FWQ_INIT_DELAYED_WORK().
+ */
+static inline void __fwq_init_delayed_work(struct fwq_delayed_work *dwork,
+					   fwq_work_func_t func,
+					   const char *name,
+					   struct lock_class_key *key)
+{
+	__fwq_init_work(&dwork->work, func, name, key);
+	timer_setup(&dwork->timer, fwq_delayed_work_timer_fn, TIMER_IRQSAFE);
+}
 
 /**
  * FWQ_INIT_DELAYED_WORK - initialize an fwq delayed work item at run time
  * @_dwork: the struct fwq_delayed_work to initialize
  * @_func: the function it runs
  */
+#ifdef CONFIG_LOCKDEP
 #define FWQ_INIT_DELAYED_WORK(_dwork, _func)				\
-	fwq_init_delayed_work((_dwork), (_func))
+	do {								\
+		static struct lock_class_key __key;			\
+									\
+		__fwq_init_delayed_work((_dwork), (_func), #_dwork,	\
+					&__key);			\
+	} while (0)
+#else
+#define FWQ_INIT_DELAYED_WORK(_dwork, _func)				\
+	__fwq_init_delayed_work((_dwork), (_func), NULL, NULL)
+#endif
 
 /**
  * to_fwq_delayed_work - the delayed work item that contains @work
