@@ -22,8 +22,9 @@
 # (make check-debug builds them in steps of their own, with a time limit).
 # Exit code: vm-run.sh's (0 pass, 1 fail, 2 setup, 3 badness, 124 timeout).
 set -u
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+TOP=$FWQ_TOP
 
 die() { echo "debug-kernel-run: $*" >&2; exit 2; }
 
@@ -86,10 +87,7 @@ fi
 bdir=$TOP/.cache/debug-build/$lane
 rm -rf "$bdir"
 mkdir -p "$bdir" || die "cannot create $bdir"
-(cd "$TOP" && git ls-files -co --exclude-standard -- Kbuild VERSION include \
-	src bench scripts/Kbuild.include |
-	while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done |
-	cpio -pdm --quiet "$bdir") || die "copying the sources failed"
+fwq_copy_sources "$bdir" || die "copying the sources failed"
 
 build() {
 	nice -n 10 make -C "$kdir" M="$bdir" -j"$(nproc)" "$@" modules \

@@ -296,3 +296,18 @@ fwq_now() {
 fwq_elapsed() {
 	awk -v s="$1" -v e="$(fwq_now)" 'BEGIN { printf "%.1f", e - s }'
 }
+
+# fwq_copy_sources DIR [PATH...]: copy what a module build of the tree
+# needs (the module sources, tracked or not, without ignored build
+# output), plus PATHs, to DIR, keeping the layout; a scratch M= tree that
+# leaves the checkout's own .ko files as they are.
+fwq_copy_sources() {
+	local dir=$1
+
+	shift
+	(cd "$FWQ_TOP" && git ls-files -co --exclude-standard -- Kbuild \
+		VERSION include src bench scripts/Kbuild.include "$@" |
+		while IFS= read -r f; do
+			[ -f "$f" ] && printf '%s\n' "$f"
+		done | cpio -pdm --quiet "$dir")
+}

@@ -7,7 +7,9 @@
 # already: make debug-kernel LANE=lockdep|kcsan) and boots it once per bug
 # with scripts/plans/selfcheck-debug.plan:
 #   lockdep lane  lockinv (lockdep), uaf (KASAN), sleep (atomic sleep),
-#                 rawnest (PROVE_RAW_LOCK_NESTING):
+#                 rawnest (PROVE_RAW_LOCK_NESTING), flushself and
+#                 flushown (fwq's flush-dependency lockdep maps, with
+#                 fwq.ko and fwq_selfcheck_flush.ko built beside it):
 #                 vm-run.sh exit 3; leak (kmemleak step fails): exit 1
 #   kcsan lane    race (KCSAN): exit 3
 # A case passes when the exit code is the expected one and the console
@@ -53,9 +55,18 @@ lane() {
 		ln -sfn "$bz" "$FWQ_CACHE/kernel/$rel/boot/vmlinuz-$rel" || return 1
 	mods=$out/modules-$1
 	rm -rf "$mods"
-	mkdir -p "$mods" &&
-		cp scripts/selfcheck/fwq_selfcheck.c scripts/selfcheck/Kbuild "$mods/" &&
-		make -C "$kdir" M="$mods" modules > "$mods/build.log" 2>&1
+	mkdir -p "$mods" || return 1
+	if [ "$1" = lockdep ]; then
+		# fwq.ko too, and the module that misuses it (the flush cases)
+		fwq_copy_sources "$mods" scripts/selfcheck || return 1
+		echo 'obj-m += scripts/selfcheck/' >> "$mods/Kbuild"
+		make -C "$kdir" M="$mods" -j"$(nproc)" FWQ_TESTS=n \
+			FWQ_SELFCHECK_FLUSH=m modules > "$mods/build.log" 2>&1
+	else
+		cp scripts/selfcheck/fwq_selfcheck.c scripts/selfcheck/Kbuild \
+			"$mods/" &&
+			make -C "$kdir" M="$mods" modules > "$mods/build.log" 2>&1
+	fi
 }
 
 # expect LANE MODE RC REPORT [CMDLINE]: boot MODE on LANE (with CMDLINE
@@ -88,6 +99,10 @@ if lane lockdep; then
 	expect lockdep sleep 3 'sleeping function called from invalid context'
 	expect lockdep rawnest 3 'BUG: Invalid wait context'
 	expect lockdep leak 1 'unreferenced object'
+	# fwq's flush-dependency maps: an item that flushes itself, or its
+	# own workqueue, is a recursive acquisition of the map
+	expect lockdep flushself 3 'possible recursive locking detected'
+	expect lockdep flushown 3 'possible recursive locking detected'
 else
 	result "not ok lockdep # no lockdep kernel or module build failed"
 fi
