@@ -176,7 +176,6 @@ bool bench_queue(struct bench_wq *bwq, int cpu, struct bench_item *it);
 void bench_flush(struct bench_wq *bwq);
 bool bench_item_pending(struct bench_wq *bwq, struct bench_item *it);
 bool bench_stats(struct bench_run *run, struct fwq_wq_stats *st);
-bool bench_have_fwq(void);
 int bench_variant_check(const char *s, char *norm, size_t len);
 int bench_lockstat_begin(struct bench_run *run);
 void bench_lockstat_end(struct bench_run *run);

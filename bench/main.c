@@ -346,10 +346,8 @@ static int spec_validate(const struct bench_spec *s)
 	unsigned int items = s->items ?: bench_default_items(s);
 	const char *why = NULL;
 
-	if (s->target == BT_FWQ && !bench_have_fwq())
-		why = "target=fwq: this fwq_bench was built without the fwq engine exports";
-	else if (s->target == BT_FWQ && s->variant[0] &&
-		 bench_variant_check(s->variant, NULL, 0))
+	if (s->target == BT_FWQ && s->variant[0] &&
+	    bench_variant_check(s->variant, NULL, 0))
 		why = "variant does not parse";
 	else if (s->target == BT_KWQ && s->variant[0])
 		why = "variant/wake/kicked_list/flush apply to target=fwq only";
@@ -523,7 +521,7 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 	} else {
 		bo_str(o, "scope", bench_scope_names[s->scope]);
 		spec_value(s, BK_VARIANT, v, sizeof(v));
-		if (!strcmp(v, "default") && bench_have_fwq())
+		if (!strcmp(v, "default"))
 			bench_variant_check("", v, sizeof(v));
 		strreplace(v, ' ', ',');
 		bo_str(o, "variant", v);
@@ -811,7 +809,7 @@ DEFINE_SHOW_ATTRIBUTE(status);
 
 static int targets_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "kwq%s\n", bench_have_fwq() ? " fwq" : "");
+	seq_puts(m, "kwq fwq\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(targets);
@@ -843,8 +841,7 @@ static int __init fwq_bench_init(void)
 	for (k = 0; k < BK_NR; k++)
 		debugfs_create_file(bench_knobs[k].name, 0644, knobs, (void *)k,
 				    &spec_fops);
-	pr_info("fwq_bench %s loaded (fwq target %s)\n", FWQ_VERSION,
-		bench_have_fwq() ? "available" : "not built");
+	pr_info("fwq_bench %s loaded\n", FWQ_VERSION);
 	return 0;
 }
 

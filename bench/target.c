@@ -2,11 +2,7 @@
 /*
  * fwq_bench targets: fwq (fwq.ko, any variant) or kwq (the running kernel's
  * own workqueue). Every scenario goes through these helpers, so both targets
- * run exactly the same benchmark code.
- *
- * The fwq target is compiled in only when fwq.ko exports every symbol it
- * needs (FWQ_BENCH_HAVE_FWQ, decided by bench/Kbuild); otherwise target=fwq
- * is rejected with -EINVAL and the kwq target still works.
+ * run exactly the same benchmark code. fwq_bench links against fwq.ko.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -67,16 +63,9 @@ static int bench_kwq_create(struct bench_run *run, struct bench_wq *bwq,
 	return bwq->kwq ? 0 : -ENOMEM;
 }
 
-#ifdef FWQ_BENCH_HAVE_FWQ
-
 static void bench_fwq_fn(struct fwq_work *w)
 {
 	bench_item_body(container_of(w, struct bench_item, fw));
-}
-
-bool bench_have_fwq(void)
-{
-	return true;
 }
 
 int bench_variant_check(const char *s, char *norm, size_t len)
@@ -220,67 +209,6 @@ void bench_lockstat_end(struct bench_run *run)
 	fwq_lockstat_read(run->ls);
 	fwq_lockstat_enable(false);
 }
-
-#else /* !FWQ_BENCH_HAVE_FWQ */
-
-bool bench_have_fwq(void)
-{
-	return false;
-}
-
-int bench_variant_check(const char *s, char *norm, size_t len)
-{
-	/* cannot be checked without fwq.ko; target=fwq is rejected anyway */
-	if (norm)
-		strscpy(norm, s, len);
-	return 0;
-}
-
-static int bench_fwq_create(struct bench_run *run, struct bench_wq *bwq,
-			    unsigned int idx)
-{
-	return -EINVAL;
-}
-
-static void bench_fwq_destroy(struct bench_wq *bwq)
-{
-}
-
-static void bench_fwq_item_init(struct bench_item *it)
-{
-}
-
-static bool bench_fwq_queue(struct bench_wq *bwq, int cpu,
-			    struct bench_item *it)
-{
-	return false;
-}
-
-static void bench_fwq_flush(struct bench_wq *bwq)
-{
-}
-
-static bool bench_fwq_pending(struct bench_item *it)
-{
-	return false;
-}
-
-bool bench_stats(struct bench_run *run, struct fwq_wq_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	return false;
-}
-
-int bench_lockstat_begin(struct bench_run *run)
-{
-	return -EINVAL;
-}
-
-void bench_lockstat_end(struct bench_run *run)
-{
-}
-
-#endif /* FWQ_BENCH_HAVE_FWQ */
 
 int bench_wq_create(struct bench_run *run, struct bench_wq *bwq,
 		    unsigned int idx)
