@@ -541,7 +541,6 @@ extern bool fwq_dbg_flush_skip_idle;
 extern unsigned int fwq_dbg_cm_sb;
 extern atomic64_t fwq_cm_sb_windows;
 extern bool fwq_cull_rekick;
-u64 fwq_debug_counter(const char *name);
 
 DECLARE_PER_CPU(int, fwq_pool_lock_depth);
 

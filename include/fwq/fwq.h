@@ -796,4 +796,7 @@ void fwq_lockstat_read(struct fwq_lockstat *out);
  */
 const char *fwq_version(void);
 
+/* a global debug counter by name (kernel-doc in src/main.c) */
+u64 fwq_debug_counter(const char *name);
+
 #endif /* _FWQ_FWQ_H */

@@ -202,7 +202,6 @@ struct cmsb_pair {
 	struct fwq_work b;
 	struct completion a_started;
 	struct completion b_done;
-	u64 (*counter)(const char *name);
 	u64 windows0;
 	bool window;		/* A saw the enqueue's window open */
 	bool a_saw_b;		/* B ran while A waited for it */
@@ -221,12 +220,12 @@ static void cmsb_a_fn(struct fwq_work *work)
 
 	complete(&p->a_started);
 	/* running (counted in nr_running) until B's enqueue is in its window */
-	while (p->counter("cm_sb_windows") == p->windows0) {
+	while (fwq_debug_counter("cm_sb_windows") == p->windows0) {
 		if (time_after(jiffies, end))
 			break;
 		cond_resched();
 	}
-	p->window = p->counter("cm_sb_windows") != p->windows0;
+	p->window = fwq_debug_counter("cm_sb_windows") != p->windows0;
 	/* blocks: the scheduler switches away from this worker */
 	p->a_saw_b = cmsb_wait_ms(&p->b_done, CMSB_LOST_MS);
 }
@@ -261,11 +260,6 @@ int tt_repro_cmsb(unsigned int trials, bool expect_fail, u32 seed)
 		ret = -ENOMEM;
 		goto out;
 	}
-	p->counter = symbol_get(fwq_debug_counter);
-	if (!p->counter) {
-		ret = -ENOENT;
-		goto out;
-	}
 	FWQ_INIT_WORK(&p->warm, cmsb_warm_fn);
 	FWQ_INIT_WORK(&p->a, cmsb_a_fn);
 	FWQ_INIT_WORK(&p->b, cmsb_b_fn);
@@ -279,7 +273,7 @@ int tt_repro_cmsb(unsigned int trials, bool expect_fail, u32 seed)
 		init_completion(&p->b_done);
 		p->window = false;
 		p->a_saw_b = false;
-		p->windows0 = p->counter("cm_sb_windows");
+		p->windows0 = fwq_debug_counter("cm_sb_windows");
 		/* the enqueue spins in its window: never on A's CPU */
 		migrate_disable();
 		here = raw_smp_processor_id();
@@ -316,8 +310,6 @@ int tt_repro_cmsb(unsigned int trials, bool expect_fail, u32 seed)
 out:
 	if (wq)
 		fwq_destroy_workqueue(wq);
-	if (p && p->counter)
-		symbol_put(fwq_debug_counter);
 	kfree(p);
 	if (ret) {
 		tt_fail("cmsb: setup failed: %d\n", ret);
@@ -332,14 +324,6 @@ out:
 	return rp_verdict("cmsb", run, lost, expect_fail, extra);
 }
 
-/* fwq.ko's debug counter, if this fwq.ko has it */
-typedef u64 (*rp_counter_fn)(const char *name);
-
-static u64 rp_counter(rp_counter_fn fn, const char *name)
-{
-	return fn ? fn(name) : 0;
-}
-
 #define H1_SPAWN	6	/* sleeping items that build up idle workers */
 #define H1_STALL_S	3	/* pending this long without running: rescue */
 
@@ -347,16 +331,12 @@ int tt_repro_h1(unsigned int trials, bool expect_fail, u32 seed)
 {
 	struct fwq_workqueue *wq;
 	struct rp_item *spawn, *item, *rescue;
-	rp_counter_fn counter;
 	struct rnd_state rs;
 	int i, t, run = 0, reaped_trials = 0, stranded = 0, ret = 0;
-	u64 reaped = 0, rekick = 0;
+	u64 reaped = 0, rekick = 0, d;
 	char extra[128];
 
 	prandom_seed_state(&rs, seed);
-	counter = symbol_get(fwq_debug_counter);
-	if (!counter)
-		pr_info("h1: fwq.ko has no fwq_debug_counter(); stranding detection only\n");
 
 	spawn = kcalloc(H1_SPAWN, sizeof(*spawn), GFP_KERNEL);
 	item = kzalloc(sizeof(*item), GFP_KERNEL);
@@ -386,8 +366,8 @@ int tt_repro_h1(unsigned int trials, bool expect_fail, u32 seed)
 		/* let the kicker's CPU and the workers settle idle */
 		schedule_timeout_interruptible(1 + tt_rand(&rs, 3));
 
-		r0 = rp_counter(counter, "kicked_reaped");
-		k0 = rp_counter(counter, "cull_rekick");
+		r0 = fwq_debug_counter("kicked_reaped");
+		k0 = fwq_debug_counter("cull_rekick");
 		before = atomic_read(&item->done);
 		fwq_queue_work_on(cpu, wq, &item->work);
 		since = jiffies;
@@ -407,14 +387,11 @@ int tt_repro_h1(unsigned int trials, bool expect_fail, u32 seed)
 			}
 		}
 		run++;
-		if (counter) {
-			u64 d = rp_counter(counter, "kicked_reaped") - r0;
-
-			reaped += d;
-			rekick += rp_counter(counter, "cull_rekick") - k0;
-			if (d)
-				reaped_trials++;
-		}
+		d = fwq_debug_counter("kicked_reaped") - r0;
+		reaped += d;
+		rekick += fwq_debug_counter("cull_rekick") - k0;
+		if (d)
+			reaped_trials++;
 	}
 interrupted:
 	if (run < trials)
@@ -427,24 +404,16 @@ out:
 	kfree(rescue);
 	kfree(item);
 	kfree(spawn);
-	if (counter)
-		symbol_put(fwq_debug_counter);
 	if (ret) {
 		tt_fail("h1: setup failed: %d\n", ret);
 		return ret;
 	}
 	snprintf(extra, sizeof(extra),
-		 " kicked_reaped=%llu cull_rekick=%llu stranded=%d counter=%s",
-		 reaped, rekick, stranded, counter ? "yes" : "no");
-	/*
-	 * Failure signal: a kicked worker was reaped (counter), or, without
-	 * the counter, a stranding (only trusted when the hole is expected).
-	 */
-	if (counter)
-		return rp_verdict("h1", run, reaped_trials, expect_fail, extra);
+		 " kicked_reaped=%llu cull_rekick=%llu stranded=%d",
+		 reaped, rekick, stranded);
+	/* the failure signal is the counter: a kicked worker was reaped */
 	if (!expect_fail && stranded)
 		tt_anomaly("h1: %d strandings suspected (not a failure: timing based)\n",
 			   stranded);
-	return rp_verdict("h1", run, expect_fail ? stranded : 0, expect_fail,
-			  extra);
+	return rp_verdict("h1", run, reaped_trials, expect_fail, extra);
 }

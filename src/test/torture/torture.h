@@ -175,12 +175,6 @@ extern bool tt_stuttered;
 /* ktap.c */
 void tt_ktap_result(bool ok, const char *name, const char *detail);
 
-/*
- * fwq.ko's debug counters ("kicked_reaped", "cull_rekick"), looked up with
- * symbol_get() so that fwq_torture.ko also loads on an fwq.ko without them.
- */
-u64 fwq_debug_counter(const char *name);
-
 /* repro.c */
 int tt_repro_h1(unsigned int trials, bool expect_fail, u32 seed);
 int tt_repro_h8(unsigned int trials, bool expect_fail, u32 seed);
