@@ -329,6 +329,8 @@ boot_plan() {
 	echo "fwq_result \"bench-targets: \$(cat /sys/kernel/debug/fwq_bench/targets)\""
 	echo "fwq_step bench_suite $2 sh -c '. /tmp/bench-driver.sh && bench_drive < /tmp/bench.specs'"
 	echo "fwq_step unload_fwq_bench 60 rmmod fwq_bench"
+	# numbers from an engine that broke its own invariants are void
+	echo "fwq_step consistency 10 fwq_consistency_ok"
 	echo "fwq_step unload_fwq 60 rmmod fwq"
 }
 

@@ -3,7 +3,7 @@
 #
 # debug-kernel-run.sh --lane lockdep|kcsan|rt --plan PLAN [--preset small|wide]
 #                     [--timeout S] [--out DIR] [--append "CMDLINE"]
-#                     [--no-torture] [--no-build]
+#                     [--no-build]
 #
 # Run a guest plan on a debug kernel lane (--lane rt: Debian's PREEMPT_RT
 # image and headers instead of a built kernel, vm-run.sh --flavour rt):
@@ -11,9 +11,9 @@
 #   2. the module sources of this tree (tracked and untracked files, as the
 #      top-level make sees them) are copied to .cache/debug-build/<lane>
 #      and built there against the lane's build tree, so the tree's own
-#      .ko files (built for the Debian kernel) are left alone; the copy's
-#      Kbuild also gets src/test/torture/ (fwq_torture.ko) unless
-#      --no-torture or it does not build;
+#      .ko files (built for the Debian kernel) are left alone; if the
+#      test modules do not build for the lane's kernel, the engine and
+#      fwq_bench.ko alone (FWQ_TESTS=n), and the plan's test steps fail;
 #   3. the kernel image is put where scripts/get-kernel.sh looks for it
 #      ($FWQ_CACHE/kernel/<release>/boot/vmlinuz-<release>) and
 #      scripts/vm-run.sh boots it with KREL=<release> --modules <copy>.
@@ -29,14 +29,12 @@ TOP=$FWQ_TOP
 die() { echo "debug-kernel-run: $*" >&2; exit 2; }
 
 lane=
-torture=1
 append=
 dkargs=()
 vmargs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--lane) lane=${2:-}; shift 2 || die "--lane needs a value" ;;
-	--no-torture) torture=0; shift ;;
 	--no-build) dkargs+=(--no-build); shift ;;
 	--append) append=${2:-}; shift 2 || die "--append needs a value" ;;
 	--plan|--preset|--timeout|--out)
@@ -93,21 +91,13 @@ build() {
 	nice -n 10 make -C "$kdir" M="$bdir" -j"$(nproc)" "$@" modules \
 		>"$bdir/build.log" 2>&1
 }
-# Try everything; then without fwq_test.ko (FWQ_TESTS=n), then without
-# fwq_torture.ko too, saying what was left out and why.
-if [ $torture -eq 1 ] && ! grep -q 'src/test/torture/' "$bdir/Kbuild"; then
-	echo 'obj-m += src/test/torture/' >>"$bdir/Kbuild"
-fi
+# Everything; if the test modules do not build for this kernel, without
+# them, saying why.
 if ! build; then
-	echo "debug-kernel-run: full module build failed; retrying without fwq_test.ko:" >&2
+	echo "debug-kernel-run: full module build failed; retrying without the test modules (FWQ_TESTS=n):" >&2
 	grep -E 'error|undefined' "$bdir/build.log" | head -n 5 >&2
-	if ! build FWQ_TESTS=n; then
-		echo "debug-kernel-run: retrying without fwq_torture.ko:" >&2
-		grep -E 'error|undefined' "$bdir/build.log" | head -n 5 >&2
-		sed -i '\,^obj-m += src/test/torture/$,d' "$bdir/Kbuild"
-		build FWQ_TESTS=n ||
-			{ tail -n 30 "$bdir/build.log" >&2; die "module build failed"; }
-	fi
+	build FWQ_TESTS=n ||
+		{ tail -n 30 "$bdir/build.log" >&2; die "module build failed"; }
 fi
 
 # KCSAN: a report must not panic the guest, since the kernel's own races
