@@ -85,6 +85,8 @@ scan kcsan-foreign 0 1
 scan kcsan-fwq 1 0
 scan kcsan-foreign-warn 1 1
 scan kcsan-cut 1 0
+scan cpumask-fail 0 0
+scan cpumask-fail-warn 1 0
 
 expect pass 0 --preset small --plan selfcheck-pass --timeout 120
 expect ktapfail 1 --preset small --plan selfcheck-ktapfail --timeout 120

@@ -43,6 +43,7 @@ static const struct fwq_ktap_suite * const fwq_test_suites[] = {
 	&fwq_suite_rescuer,
 	&fwq_suite_hotplug,
 	&fwq_suite_debugfs,
+	&fwq_suite_faults,
 	&fwq_suite_sanity,
 };
 

@@ -32,6 +32,7 @@ extern const struct fwq_ktap_suite fwq_suite_watchdog;
 extern const struct fwq_ktap_suite fwq_suite_rescuer;
 extern const struct fwq_ktap_suite fwq_suite_hotplug;
 extern const struct fwq_ktap_suite fwq_suite_debugfs;
+extern const struct fwq_ktap_suite fwq_suite_faults;
 extern const struct fwq_ktap_suite fwq_suite_sanity;
 
 #endif /* _FWQ_TEST_SUITES_H */
