@@ -19,6 +19,9 @@
 
 DURATION ?= 60
 ONOFF ?= 300
+# the torture plan runs once per flush variant of the registry
+FWQ_NR_FLUSH := $(shell sed -n '/^\#define FWQ_FLUSH_VARIANTS(X)/,/^$$/p' \
+	$(FWQ_TOP)/include/fwq/variants.h | grep -c '^[[:space:]]*X.[A-Z]')
 DEBUG_DURATION ?= 30
 CYCLES ?= 100
 LANE ?= lockdep
@@ -28,7 +31,7 @@ LANE ?= lockdep
 
 torture: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan torture \
-		--timeout $$(( 3 * ($(DURATION) + 120) + 300 )) \
+		--timeout $$(( 2 * $(FWQ_NR_FLUSH) * ($(DURATION) + 120) + 300 )) \
 		--append "fwqt.duration=$(DURATION) fwqt.onoff=$(ONOFF) $(APPEND)" \
 		$(if $(FLAVOUR),--flavour $(FLAVOUR))
 
