@@ -400,6 +400,8 @@ static void fwq_lockdep_touch_flush_work(struct fwq_work *work,
 					 struct fwq_workqueue *wq,
 					 bool from_cancel)
 {
+	if (!IS_ENABLED(CONFIG_LOCKDEP))
+		return;		/* no volatile read of max_active for nothing */
 	fwq_lockdep_touch_work(work);
 	if (!from_cancel && (READ_ONCE(wq->saved_max_active) == 1 ||
 			     (wq->flags & FWQ_MEM_RECLAIM)))
