@@ -7,7 +7,10 @@
 #   pass                  control: a clean run exits 0
 #   ktapfail              a "not ok" KTAP case (module loads fine) exits 1
 #   warn                  a WARN during insmod (panic_on_warn=1) exits 3
-#   warn, panic_on_warn=0 the WARNING is found on the console, exits 3
+#   warn, panic_on_warn=0 the WARNING is found on the console, exits 3;
+#                         the summary shows its RIP and call trace
+#   panic_hang            a guest that hangs in panic() (panic=0) is
+#                         stopped once its console is quiet: 3, not 124
 #   hang                  a step overrunning its budget is "not ok" and a
 #                         guest that never finishes hits --timeout: 124
 #   stuck                 a silent hang (IRQs off on CPU 1, D state on CPU
@@ -93,6 +96,26 @@ expect ktapfail 1 --preset small --plan selfcheck-ktapfail --timeout 120
 expect warn 3 --preset small --plan selfcheck-warn --timeout 120
 expect warn_no_panic 3 --preset small --plan selfcheck-warn --timeout 120 \
 	--append panic_on_warn=0
+# a report on the summary: the console from the first badness line on
+if grep -q '^report: .*RIP: ' "$out/warn/summary.txt" &&
+   grep -q '^report: .*Call Trace:' "$out/warn/summary.txt"; then
+	say "ok selfcheck.warn_report # the summary shows the WARNING's RIP and call trace"
+	passed=$((passed + 1))
+else
+	say "not ok selfcheck.warn_report # no RIP and call trace in warn/summary.txt"
+	failed=$((failed + 1))
+fi
+# panic=0: the guest spins in panic() instead of rebooting; it is stopped
+# once its console is quiet, long before the stall limit and --timeout
+expect panic_hang 3 --preset small --plan selfcheck-warn --timeout 150 \
+	--append panic=0
+if grep -q 'its panic path hung' "$out/panic_hang/summary.txt"; then
+	say "ok selfcheck.panic_hang_stopped # a hung panic is stopped, not waited out"
+	passed=$((passed + 1))
+else
+	say "not ok selfcheck.panic_hang_stopped # $(tail -n 1 "$out/panic_hang/summary.txt")"
+	failed=$((failed + 1))
+fi
 expect hang 124 --preset small --plan selfcheck-hang --timeout 45
 if grep -q '^not ok 1 step_overruns_budget # TIMEOUT' "$out/hang/ktap.txt"; then
 	say "ok selfcheck.step_budget # an overrun step is reported not ok"

@@ -31,7 +31,11 @@
 # default the one scripts/get-qemu.sh unpacked from FWQ_QEMU_SUITE, default
 # bookworm-backports; one unpacked under <root>/usr/bin gets
 # <root>/usr/share's firmware),
-# FWQ_QEMU_ACCEL (default "tcg,thread=multi"), FWQ_VM_QUIET=1 (no per-test lines), FWQ_VM_STALL.
+# FWQ_QEMU_ACCEL (default "tcg,thread=multi"), FWQ_VM_QUIET=1 (no per-test lines), FWQ_VM_STALL,
+# FWQ_VM_PANIC_GRACE (a guest that hangs after "Kernel panic" is stopped
+# once its console is quiet this long, default 20 s: exit 3).
+# report.txt: the console from the first badness line on (40 lines, the
+# register dump left out), also printed under the summary.
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -92,7 +96,7 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,kcsan-foreign.txt,qemu.log,heartbeat.log,diag.txt,diag-regs.txt}
+rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,report.txt,kcsan-foreign.txt,qemu.log,heartbeat.log,diag.txt,diag-regs.txt}
 
 FWQ_SMP='' FWQ_MEM_MB='' FWQ_NODES='' FWQ_APPEND=''
 # shellcheck source=scripts/presets/small
@@ -225,6 +229,8 @@ qpid=$!
 # not a stall; a guest whose userspace stops running is).
 stalled=
 timedout=
+panicked=
+panic_hung=
 last=-1
 last_t=$SECONDS
 t0=$SECONDS
@@ -240,6 +246,22 @@ while kill -0 "$qpid" 2>/dev/null; do
 	if [ $((now - t0)) -ge "$timeout" ]; then
 		timedout=1
 		diagnose "timed out after ${timeout}s"
+		break
+	fi
+	# a panicking guest reboots (panic=-1) and QEMU exits (-no-reboot);
+	# one whose panic path hangs is stopped once its console is quiet
+	# for FWQ_VM_PANIC_GRACE seconds, not after the stall limit
+	if [ -z "$panicked" ] &&
+	   grep -aq -m 1 'Kernel panic - not syncing' "$out/console.log"; then
+		panicked=$now
+	fi
+	if [ -n "$panicked" ] &&
+	   [ $((now - last_t)) -ge "${FWQ_VM_PANIC_GRACE:-20}" ]; then
+		fwq_log "the guest panicked and hangs: stopping it"
+		panic_hung=$((now - last_t))
+		kill "$qpid" 2>/dev/null
+		sleep 2
+		kill -9 "$qpid" 2>/dev/null
 		break
 	fi
 	if [ "$stall" -gt 0 ] && [ $((now - last_t)) -ge "$stall" ]; then
@@ -276,6 +298,19 @@ else
 fi | "$FWQ_TOP/scripts/console-scan.sh" --foreign "$out/kcsan-foreign.txt" \
 	> "$out/badness.txt"
 [ -s "$out/badness.txt" ] || rm -f "$out/badness.txt"
+# report.txt: the console from the first badness line on, its register
+# dump left out (RIP kept): where it happened and the call trace, so that
+# a summary shows it
+if [ -s "$out/badness.txt" ]; then
+	first=$(head -n 1 "$out/badness.txt")
+	tr -d '\r' < "$out/console.log" |
+		awk -v first="$first" 'n == 0 && index($0, first) { n = 1 }
+			n == 0 { next }
+			/\] (R[A-Z0-9][A-Z0-9]?|FS|CS|CR2|PKRU|DR[0-7]|Code): / &&
+			    !/\] RIP: / { next }
+			n <= 40 { print; n++ }' > "$out/report.txt"
+	[ -s "$out/report.txt" ] || rm -f "$out/report.txt"
+fi
 [ -s "$out/kcsan-foreign.txt" ] || rm -f "$out/kcsan-foreign.txt"
 
 verdict=$(grep -a '^fwq-verdict:' "$out/results.txt" | tail -n 1 | tr -d '\r')
@@ -289,6 +324,8 @@ elif [ -n "$stalled" ]; then
 	rc=124 why="stalled: no output on any channel for ${stalled}s (limit ${stall}s)"
 elif [ -n "$timedout" ]; then
 	rc=124 why="timed out after ${timeout}s"
+elif [ -n "$panic_hung" ]; then
+	rc=3 why="guest panicked"
 elif [ $qrc -eq 0 ]; then
 	rc=3 why="guest died without a verdict (panic or reboot)"
 elif [ $qrc -eq 33 ]; then
@@ -318,8 +355,11 @@ case $rc in
 esac
 {
 	[ "${FWQ_VM_QUIET:-0}" = 1 ] || cat "$out/tests.txt"
-	[ -s "$out/badness.txt" ] && sed 's/^/badness: /' "$out/badness.txt" | head -n 20
+	[ -s "$out/badness.txt" ] && sed 's/^/badness: /' "$out/badness.txt" | head -n 10
+	[ -s "$out/report.txt" ] && sed 's/^/report: /' "$out/report.txt"
 	[ -s "$out/diag.txt" ] && why+="; diagnosis in $out/diag.txt"
+	[ -n "$panic_hung" ] &&
+		why+="; its panic path hung, stopped after ${panic_hung}s of silence"
 	[ -s "$out/kcsan-foreign.txt" ] &&
 		why+="; $(grep -c . "$out/kcsan-foreign.txt") KCSAN report(s) with no fwq frame, not counted (kcsan-foreign.txt)"
 	echo "vm-run: $word $preset $planname${flavour:+ ($flavour)}: $why; exit $rc; qemu rc $qrc; ${wall}s; $out"
