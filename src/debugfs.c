@@ -184,7 +184,7 @@ static int fwq_debug_counters_show(struct seq_file *m, void *v)
 	static const char *const names[] = {
 		"kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
 		"deferred_issue_under_lock", "create_worker_injected",
-		"watchdog_reports", "rescuer_requeues",
+		"watchdog_reports", "rescuer_requeues", "put_walk_waits",
 	};
 	int i;
 

@@ -539,6 +539,9 @@ extern unsigned int fwq_dbg_kick_delay_us;
 extern bool fwq_dbg_force_cull;
 extern bool fwq_dbg_flush_skip_idle;
 extern unsigned int fwq_dbg_cm_sb;
+extern bool fwq_dbg_put_walk_wait;
+/* destroys whose put walk waited for the pwqs' release (dbg_put_walk_wait) */
+extern atomic64_t fwq_put_walk_waits;
 extern atomic64_t fwq_cm_sb_windows;
 extern bool fwq_cull_rekick;
 

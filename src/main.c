@@ -34,6 +34,11 @@
  *                       the read first (the order before the smp_mb() in
  *                       fwq_need_more_worker(), a lost wakeup), 2 keeps the
  *                       fixed order (see cm.c)
+ *   dbg_put_walk_wait   the pwq put walk of a destroy, once the per-CPU
+ *                       pwqs are put, waits for their release and for an
+ *                       RCU grace period before it reads the default pwq:
+ *                       the window of the use-after-free that pinning the
+ *                       workqueue for the walk closed (wq.c; H18), made certain
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -180,6 +185,11 @@ module_param_cb(dbg_flush_skip_idle, &fwq_strict_bool_ops,
 		&fwq_dbg_flush_skip_idle, 0644);
 MODULE_PARM_DESC(dbg_flush_skip_idle, "debug: broken flush skipping idle pwqs (H8)");
 
+bool fwq_dbg_put_walk_wait;
+module_param_cb(dbg_put_walk_wait, &fwq_strict_bool_ops,
+		&fwq_dbg_put_walk_wait, 0644);
+MODULE_PARM_DESC(dbg_put_walk_wait, "debug: the destroy's pwq put walk waits for the pwqs' release and a grace period");
+
 unsigned int fwq_dbg_cm_sb;
 
 FWQ_PARAM_UINT_RANGE(dbg_cm_sb, fwq_dbg_cm_sb, 0, 2);
@@ -189,7 +199,8 @@ MODULE_PARM_DESC(dbg_cm_sb, "debug: widen the CM store-buffering window (0 off, 
  * fwq_debug_counter - read a global debug counter by name
  * @name: "kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
  *	"deferred_issue_under_lock", "create_worker_injected",
- *	"cm_sb_windows", "watchdog_reports" or "rescuer_requeues"
+ *	"cm_sb_windows", "watchdog_reports", "rescuer_requeues" or
+ *	"put_walk_waits"
  *
  * Return: the counter, 0 for an unknown name.
  */
@@ -213,6 +224,8 @@ u64 fwq_debug_counter(const char *name)
 		return atomic64_read(&fwq_watchdog_reports);
 	if (!strcmp(name, "rescuer_requeues"))
 		return atomic64_read(&fwq_rescuer_requeues);
+	if (!strcmp(name, "put_walk_waits"))
+		return atomic64_read(&fwq_put_walk_waits);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(fwq_debug_counter);

@@ -545,6 +545,8 @@ static int fwq_init_rescuer(struct fwq_workqueue *wq)
 }
 
 /* tear down the pwqs of a workqueue that never went live */
+atomic64_t fwq_put_walk_waits;
+
 static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 {
 	struct fwq_pwq *pwq;
@@ -560,6 +562,17 @@ static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 		pwq = rcu_access_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu));
 		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
 		fwq_put_pwq_unlocked(pwq);
+	}
+	if (unlikely(READ_ONCE(fwq_dbg_put_walk_wait))) {
+		/*
+		 * The reproducer: let the release worker put the last pwq's
+		 * reference to @wq and a grace period pass. Without the pin
+		 * above, a per-CPU workqueue is freed here and the read below
+		 * is a use-after-free (KASAN).
+		 */
+		atomic64_inc(&fwq_put_walk_waits);
+		kthread_flush_worker(fwq_release_worker);
+		rcu_barrier();
 	}
 	pwq = rcu_access_pointer(wq->dfl_pwq);
 	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
