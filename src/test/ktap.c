@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KTAP producer for fwq's test modules; see include/fwq/ktap.h.
+ * KTAP producer for fwq's test modules; see ktap.h.
  */
 #define pr_fmt(fmt) fmt
 
@@ -8,7 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/sched.h>
 
-#include <fwq/ktap.h>
+#include "ktap.h"
 
 static void fwq_ktap_fail(struct fwq_ktap_test *t, const char *file,
 			  int line, const char *cond)

@@ -14,7 +14,7 @@
 #include <linux/moduleparam.h>
 
 #include <fwq/fwq.h>
-#include <fwq/ktap.h>
+#include "ktap.h"
 
 #include "suites.h"
 

@@ -11,7 +11,7 @@
 #ifndef _FWQ_TEST_SUITES_H
 #define _FWQ_TEST_SUITES_H
 
-#include <fwq/ktap.h>
+#include "ktap.h"
 
 extern const struct fwq_ktap_suite fwq_suite_module;
 extern const struct fwq_ktap_suite fwq_suite_baseline;

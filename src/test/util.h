@@ -21,7 +21,7 @@
 #include <linux/types.h>
 
 #include <fwq/fwq.h>
-#include <fwq/ktap.h>
+#include "ktap.h"
 
 /*
  * Hang guard for any single wait, in ms. TCG is slow; keep it generous.
