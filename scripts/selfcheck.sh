@@ -48,6 +48,20 @@ say() {
 
 passed=0
 failed=0
+# judge NAME OK-COMMENT NOT-OK-COMMENT CMD...: a case whose verdict is
+# CMD's exit status (a check of what an earlier case left behind)
+judge() {
+	local name=$1 okc=$2 nokc=$3
+
+	shift 3
+	if "$@"; then
+		say "ok selfcheck.$name # $okc"
+		passed=$((passed + 1))
+	else
+		say "not ok selfcheck.$name # $nokc"
+		failed=$((failed + 1))
+	fi
+}
 # expect NAME RC VM-RUN-ARGS...
 expect() {
 	local name=$1 want=$2 rc start
@@ -97,43 +111,32 @@ expect warn 3 --preset small --plan selfcheck-warn --timeout 120
 expect warn_no_panic 3 --preset small --plan selfcheck-warn --timeout 120 \
 	--append panic_on_warn=0
 # a report on the summary: the console from the first badness line on
-if grep -q '^report: .*RIP: ' "$out/warn/summary.txt" &&
-   grep -q '^report: .*Call Trace:' "$out/warn/summary.txt"; then
-	say "ok selfcheck.warn_report # the summary shows the WARNING's RIP and call trace"
-	passed=$((passed + 1))
-else
-	say "not ok selfcheck.warn_report # no RIP and call trace in warn/summary.txt"
-	failed=$((failed + 1))
-fi
+has_report() {
+	grep -q '^report: .*RIP: ' "$1" && grep -q '^report: .*Call Trace:' "$1"
+}
+judge warn_report "the summary shows the WARNING's RIP and call trace" \
+	"no RIP and call trace in warn/summary.txt" \
+	has_report "$out/warn/summary.txt"
 # panic=0: the guest spins in panic() instead of rebooting; it is stopped
 # once its console is quiet, long before the stall limit and --timeout
 expect panic_hang 3 --preset small --plan selfcheck-warn --timeout 150 \
 	--append panic=0
-if grep -q 'its panic path hung' "$out/panic_hang/summary.txt"; then
-	say "ok selfcheck.panic_hang_stopped # a hung panic is stopped, not waited out"
-	passed=$((passed + 1))
-else
-	say "not ok selfcheck.panic_hang_stopped # $(tail -n 1 "$out/panic_hang/summary.txt")"
-	failed=$((failed + 1))
-fi
+judge panic_hang_stopped "a hung panic is stopped, not waited out" \
+	"$(tail -n 1 "$out/panic_hang/summary.txt")" \
+	grep -q 'its panic path hung' "$out/panic_hang/summary.txt"
 expect hang 124 --preset small --plan selfcheck-hang --timeout 45
-if grep -q '^not ok 1 step_overruns_budget # TIMEOUT' "$out/hang/ktap.txt"; then
-	say "ok selfcheck.step_budget # an overrun step is reported not ok"
-	passed=$((passed + 1))
-else
-	say "not ok selfcheck.step_budget # no TIMEOUT result in hang/ktap.txt"
-	failed=$((failed + 1))
-fi
+judge step_budget "an overrun step is reported not ok" \
+	"no TIMEOUT result in hang/ktap.txt" \
+	grep -q '^not ok 1 step_overruns_budget # TIMEOUT' "$out/hang/ktap.txt"
 # has_diag CASE WHAT PATTERN: the diagnosis of CASE shows PATTERN
+diag_shows() {
+	grep -q "$2" "$out/$1/diag.txt" 2>/dev/null &&
+		grep -q "diagnosis in $out/$1/diag.txt" "$out/$1/summary.txt"
+}
 has_diag() {
-	if grep -q "$3" "$out/$1/diag.txt" 2>/dev/null &&
-	   grep -q "diagnosis in $out/$1/diag.txt" "$out/$1/summary.txt"; then
-		say "ok selfcheck.$1_diag_$2 # diag.txt shows $3"
-		passed=$((passed + 1))
-	else
-		say "not ok selfcheck.$1_diag_$2 # no '$3' in $1/diag.txt (or no pointer in summary.txt)"
-		failed=$((failed + 1))
-	fi
+	judge "$1_diag_$2" "diag.txt shows $3" \
+		"no '$3' in $1/diag.txt (or no pointer in summary.txt)" \
+		diag_shows "$1" "$3"
 }
 quiet="rcupdate.rcu_cpu_stall_suppress=1 hung_task_timeout_secs=0 nosoftlockup"
 expect stuck 124 --preset small --plan selfcheck-stuck --timeout 90 \
@@ -143,13 +146,9 @@ has_diag stuck dstate_task 'sc_stuck_dstate_fn'
 has_diag stuck vcpus '^CPU#3 RIP='
 expect silent 124 --preset small --plan selfcheck-silent --timeout 300 \
 	--stall 20
-if grep -q 'stalled: no output on any channel' "$out/silent/summary.txt"; then
-	say "ok selfcheck.silent_is_stall # reported as a stall, not a timeout"
-	passed=$((passed + 1))
-else
-	say "not ok selfcheck.silent_is_stall # $(tail -n 1 "$out/silent/summary.txt")"
-	failed=$((failed + 1))
-fi
+judge silent_is_stall "reported as a stall, not a timeout" \
+	"$(tail -n 1 "$out/silent/summary.txt")" \
+	grep -q 'stalled: no output on any channel' "$out/silent/summary.txt"
 has_diag silent vcpus '^CPU#0 RIP='
 expect missing_plan 2 --preset small --plan "$out/no-such.plan"
 echo "# logs in $out"
