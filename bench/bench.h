@@ -20,6 +20,7 @@
 #define BENCH_MAX_REPS		100
 #define BENCH_MAX_SAMPLES	(16UL << 20)	/* all threads of one run */
 #define BENCH_QUEUER_SAMPLES	65536		/* per S4c queuer */
+#define BENCH_MAX_SAMPLE	4096
 #define BENCH_LABEL_LEN		32
 #define BENCH_VARIANT_LEN	96
 
@@ -67,6 +68,7 @@ struct bench_spec {
 	unsigned int work_us;
 	unsigned int reps;
 	unsigned int wqs;			/* S6 */
+	unsigned int sample;			/* time 1 op in @sample; 0: default */
 	char label[BENCH_LABEL_LEN];
 };
 
@@ -117,12 +119,17 @@ struct bench_thread {
 	struct bench_samples lat;	/* primary latency */
 	struct bench_samples lat2;	/* secondary latency */
 	u64 ops;
+	u64 batch_ops;			/* ops timed in batches ... */
+	u64 batch_ns;			/* ... and the time they took */
 };
 
 struct bench_floor {
 	u64 lock_mns;	/* lock + list_add + unlock, milli-ns */
 	u64 tas_mns;	/* test_and_set_bit + clear, milli-ns */
 	u64 clock_mns;	/* one ktime_get_ns() call, milli-ns */
+	u64 mutex_mns;	/* mutex_lock + mutex_unlock, milli-ns */
+	u64 spin_irq_mns; /* spin_lock_irq + spin_unlock_irq, milli-ns */
+	u64 wake_mns;	/* wake_up_process() of an idle remote kthread; 0: n/a */
 };
 
 struct bench_run {
@@ -131,6 +138,7 @@ struct bench_run {
 	unsigned int threads;
 	unsigned int items;
 	unsigned int max_active;
+	unsigned int sample;
 	struct bench_wq wq[BENCH_MAX_WQS];
 	unsigned int nwq;
 	struct bench_thread *thr;
@@ -188,6 +196,7 @@ void bench_floor_measure(struct bench_floor *f);
 void bench_run_free(struct bench_run *run);
 unsigned int bench_default_threads(const struct bench_spec *s);
 unsigned int bench_default_items(const struct bench_spec *s);
+unsigned int bench_default_sample(const struct bench_spec *s);
 
 /* out.c */
 void bo_raw(struct bench_out *o, const char *fmt, ...) __printf(2, 3);

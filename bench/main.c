@@ -95,7 +95,7 @@ void bench_stop_request(void)
 enum bench_key {
 	BK_SCENARIO, BK_TARGET, BK_TYPE, BK_SCOPE, BK_STRICT, BK_VARIANT,
 	BK_WAKE, BK_KICKED, BK_FLUSH, BK_THREADS, BK_CPUS, BK_ITEMS,
-	BK_BATCH, BK_MAX_ACTIVE, BK_WORK_US, BK_REPS, BK_WQS, BK_LABEL,
+	BK_BATCH, BK_MAX_ACTIVE, BK_WORK_US, BK_REPS, BK_WQS, BK_SAMPLE, BK_LABEL,
 	BK_NR,
 };
 
@@ -148,6 +148,7 @@ static const struct bench_knob bench_knobs[BK_NR] = {
 	[BK_WORK_US] = KNOB_UINT("work_us", work_us, 0, BENCH_MAX_WORK_US),
 	[BK_REPS] = KNOB_UINT("reps", reps, 1, BENCH_MAX_REPS),
 	[BK_WQS] = KNOB_UINT("wqs", wqs, 1, BENCH_MAX_WQS),
+	[BK_SAMPLE] = KNOB_UINT("sample", sample, 0, BENCH_MAX_SAMPLE),
 	[BK_LABEL] = { .name = "label" },
 };
 
@@ -537,6 +538,7 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 	bo_u64(o, "max_active", run->max_active);
 	bo_u64(o, "work_us", s->work_us);
 	bo_u64(o, "wqs", run->nwq);
+	bo_u64(o, "sample_every", run->sample);
 	bo_u64(o, "rep", run->rep);
 	bo_u64(o, "reps", s->reps);
 	spec_line(s, line, sizeof(v));
@@ -546,6 +548,12 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 	bo_milli(o, "lock_list_add_unlock_ns", run->floor.lock_mns);
 	bo_milli(o, "test_and_set_ns", run->floor.tas_mns);
 	bo_milli(o, "clock_read_ns", run->floor.clock_mns);
+	bo_milli(o, "mutex_pair_ns", run->floor.mutex_mns);
+	bo_milli(o, "spin_irq_pair_ns", run->floor.spin_irq_mns);
+	if (run->floor.wake_mns)
+		bo_milli(o, "wake_remote_ns", run->floor.wake_mns);
+	else
+		bo_null(o, "wake_remote_ns");
 	bo_close(o);
 	if (s->scenario != BS_FLOOR)
 		bench_scenario_report(run, o, text, tlen);
@@ -587,6 +595,7 @@ static int bench_run_spec(void)
 		run->rep = rep;
 		run->threads = s->threads ?: bench_default_threads(s);
 		run->items = s->items ?: bench_default_items(s);
+		run->sample = s->sample ?: bench_default_sample(s);
 		run->max_active = s->max_active;
 		if (!run->max_active && s->scenario == BS_S5)
 			run->max_active = 4;

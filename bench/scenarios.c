@@ -12,9 +12,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -27,8 +29,11 @@
 
 #define FLOOR_ITERS	4096
 #define FLOOR_PASSES	7
+#define FLOOR_WAKES	15
 
 static DEFINE_RAW_SPINLOCK(floor_lock);
+static DEFINE_SPINLOCK(floor_irq_lock);
+static DEFINE_MUTEX(floor_mutex);
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -37,15 +42,133 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of @n values; sorts them. */
+static u64 median_u64(u64 *v, unsigned int n)
+{
+	sort(v, n, sizeof(u64), cmp_u64, NULL);
+	return v[n / 2];
+}
+
+struct floor_wake {
+	struct task_struct *sleeper;
+	atomic_t woken;
+	struct completion measured;
+	u64 v[FLOOR_WAKES];	/* milli-ns */
+	unsigned int n;
+};
+
+/* The sleeper: sleep until woken, count the wakeup, until kthread_stop(). */
+static int floor_sleeper_fn(void *arg)
+{
+	struct floor_wake *fw = arg;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+		atomic_inc(&fw->woken);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* The waker, bound to a CPU other than the sleeper's: time the wakeups. */
+static int floor_waker_fn(void *arg)
+{
+	struct floor_wake *fw = arg;
+	unsigned int i;
+	int seen;
+	u64 t0;
+
+	for (i = 0; i < 4 * FLOOR_WAKES && fw->n < FLOOR_WAKES; i++) {
+		seen = atomic_read(&fw->woken);
+		/* long enough for the sleeper to be off its CPU, idle */
+		usleep_range(100, 200);
+		if (task_is_running(fw->sleeper))
+			continue;
+		t0 = ktime_get_ns();
+		wake_up_process(fw->sleeper);
+		fw->v[fw->n++] = (ktime_get_ns() - t0) * 1000;
+		/* until the sleeper ran; a stuck one ends the measurement */
+		while (atomic_read(&fw->woken) == seen && i < 4 * FLOOR_WAKES) {
+			usleep_range(50, 100);
+			i++;
+		}
+	}
+	complete(&fw->measured);
+	/* kthread_stop() needs the task until it is called */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
 /*
- * The cheapest possible pool->lock critical section (lock, list add, unlock)
- * and an atomic test-and-set, each the median of several passes with
- * interrupts off. Latencies are also reported as multiples of the lock floor,
- * which makes runs on different machines (or under TCG) comparable.
+ * What a waker pays for wake_up_process() of a kthread that sleeps on
+ * another, idle CPU (the send side of the wakeup an enqueue issues), in
+ * milli-ns, net of one clock read; the median of up to FLOOR_WAKES. Both
+ * kthreads are bound, the waker to the first online CPU and the sleeper to
+ * the next. 0 when there is no second online CPU or no kthread.
+ */
+static u64 floor_wake_measure(u64 clock_mns)
+{
+	struct task_struct *waker;
+	struct floor_wake *fw;
+	int a, b;
+	u64 m = 0;
+
+	fw = kzalloc(sizeof(*fw), GFP_KERNEL);
+	if (!fw)
+		return 0;
+	atomic_set(&fw->woken, 0);
+	init_completion(&fw->measured);
+	cpus_read_lock();
+	a = cpumask_first(cpu_online_mask);
+	b = cpumask_next(a, cpu_online_mask);
+	if (b >= nr_cpu_ids)
+		goto out_unlock;
+	fw->sleeper = kthread_create(floor_sleeper_fn, fw, "fwq_bench_sleep");
+	if (IS_ERR(fw->sleeper))
+		goto out_unlock;
+	waker = kthread_create(floor_waker_fn, fw, "fwq_bench_wake");
+	if (IS_ERR(waker)) {
+		kthread_stop(fw->sleeper);
+		goto out_unlock;
+	}
+	kthread_bind(fw->sleeper, b);
+	kthread_bind(waker, a);
+	wake_up_process(fw->sleeper);
+	wake_up_process(waker);
+	wait_for_completion(&fw->measured);
+	kthread_stop(waker);
+	kthread_stop(fw->sleeper);
+	if (fw->n) {
+		m = median_u64(fw->v, fw->n);
+		m = m > clock_mns ? m - clock_mns : 1;
+	}
+out_unlock:
+	cpus_read_unlock();
+	kfree(fw);
+	return m;
+}
+
+/*
+ * The floors, each the median of several passes: the cheapest possible
+ * pool->lock critical section (raw lock, list add, unlock) and an atomic
+ * test-and-set with interrupts off; a mutex lock/unlock pair and a
+ * spin_lock_irq pair (what an idle flush pays at least: the flush mutex and
+ * a lock per node walked); a remote wakeup (floor_wake_measure()). Latencies
+ * are also reported as multiples of the lock floor, which makes runs on
+ * different machines (or under TCG) comparable.
  */
 void bench_floor_measure(struct bench_floor *f)
 {
 	u64 lock[FLOOR_PASSES], tas[FLOOR_PASSES], clk[FLOOR_PASSES];
+	u64 mtx[FLOOR_PASSES], sirq[FLOOR_PASSES];
 	struct list_head head, node;
 	unsigned long word = 0, flags;
 	unsigned int p, i;
@@ -77,14 +200,30 @@ void bench_floor_measure(struct bench_floor *f)
 		t1 = ktime_get_ns();
 		clk[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
 		local_irq_restore(flags);
+
+		t0 = ktime_get_ns();
+		for (i = 0; i < FLOOR_ITERS; i++) {
+			mutex_lock(&floor_mutex);
+			mutex_unlock(&floor_mutex);
+		}
+		t1 = ktime_get_ns();
+		mtx[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+
+		t0 = ktime_get_ns();
+		for (i = 0; i < FLOOR_ITERS; i++) {
+			spin_lock_irq(&floor_irq_lock);
+			spin_unlock_irq(&floor_irq_lock);
+		}
+		t1 = ktime_get_ns();
+		sirq[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
 		cond_resched();
 	}
-	sort(lock, FLOOR_PASSES, sizeof(u64), cmp_u64, NULL);
-	sort(tas, FLOOR_PASSES, sizeof(u64), cmp_u64, NULL);
-	sort(clk, FLOOR_PASSES, sizeof(u64), cmp_u64, NULL);
-	f->lock_mns = max_t(u64, lock[FLOOR_PASSES / 2], 1);
-	f->tas_mns = max_t(u64, tas[FLOOR_PASSES / 2], 1);
-	f->clock_mns = clk[FLOOR_PASSES / 2];
+	f->lock_mns = max_t(u64, median_u64(lock, FLOOR_PASSES), 1);
+	f->tas_mns = max_t(u64, median_u64(tas, FLOOR_PASSES), 1);
+	f->clock_mns = median_u64(clk, FLOOR_PASSES);
+	f->mutex_mns = max_t(u64, median_u64(mtx, FLOOR_PASSES), 1);
+	f->spin_irq_mns = max_t(u64, median_u64(sirq, FLOOR_PASSES), 1);
+	f->wake_mns = floor_wake_measure(f->clock_mns);
 }
 
 /* -------------------------------------------------------------- threads */
@@ -262,75 +401,136 @@ static int bench_threads_run(struct bench_run *run)
 /* ------------------------------------------------------------ scenarios */
 
 /*
- * S1/S2/S3 producer: queue a batch of @batch distinct items (S1: one), timing
- * only the queue call, then wait for the whole batch. With batch 1 this is
+ * Throughput without clock reads in it: of every run->sample operations one
+ * is a latency sample, timed on its own; the others run back to back as a
+ * batch with one clock read at each end, and only the batches count for
+ * the rate (bench_scenario_report()). So neither the latency samples' clock
+ * reads nor their cost are in the rate. run->sample 1: every op is timed
+ * and the rate is the wall-clock one.
+ */
+struct bench_batch {
+	u64 t0;
+	bool open;
+};
+
+/* Before op @i of @t: is it a latency sample? Opens and closes batches. */
+static __always_inline bool bench_batch_step(struct bench_thread *t,
+					     struct bench_batch *b,
+					     unsigned int i)
+{
+	bool timed = !(i % t->run->sample);
+
+	if (timed && b->open) {
+		t->batch_ns += ktime_get_ns() - b->t0;
+		b->open = false;
+	} else if (!timed && !b->open) {
+		b->open = true;
+		b->t0 = ktime_get_ns();
+	}
+	return timed;
+}
+
+static __always_inline void bench_batch_end(struct bench_thread *t,
+					    struct bench_batch *b)
+{
+	if (b->open)
+		t->batch_ns += ktime_get_ns() - b->t0;
+	b->open = false;
+}
+
+/*
+ * S1/S2/S3 producer: queue a batch of @batch distinct items (S1: one), then
+ * wait for the whole batch. In a latency sample every queue call is timed,
+ * and so is each item's queue-to-start time. With batch 1 this is
  * lib/test_workqueue.c's loop, including its re-initialization of the item
  * before every queueing.
  */
 static int producer_fn(struct bench_thread *t)
 {
 	struct bench_run *run = t->run;
-	unsigned int batch = t->nitems, done = 0, n, i;
+	unsigned int batch = t->nitems, done = 0, n, i, op = 0;
+	struct bench_batch b = {};
+	bool timed;
 	int ret;
 
 	while (done < run->items) {
+		timed = bench_batch_step(t, &b, op++);
 		n = min(batch, run->items - done);
 		reinit_completion(&t->done);
 		atomic_set(&t->left, n);
 		for (i = 0; i < n; i++) {
 			struct bench_item *it = &t->items[i];
-			u64 t0, t1;
+			u64 t0;
 
 			bench_item_init(it, t->wq, run);
 			it->done = &t->done;
 			it->left = &t->left;
+			if (!timed) {
+				bench_queue(t->wq, -1, it);
+				continue;
+			}
 			t0 = ktime_get_ns();
 			it->t_queue = t0;
 			bench_queue(t->wq, -1, it);
-			t1 = ktime_get_ns();
-			bs_add(&t->lat, t1 - t0);
+			bs_add(&t->lat, ktime_get_ns() - t0);
 		}
 		ret = bench_wait_done(&t->done);
 		if (ret)
 			return ret;
-		for (i = 0; i < n; i++)
+		for (i = 0; timed && i < n; i++)
 			bs_add(&t->lat2, t->items[i].t_start -
 					 t->items[i].t_queue);
 		done += n;
 		t->ops += n;
+		if (!timed)
+			t->batch_ops += n;
 		if (bench_should_stop())
 			return -EINTR;
 	}
+	bench_batch_end(t, &b);
 	return 0;
 }
 
 /*
- * Run @one (one timed operation) run->items times, counting each, until the
- * run is stopped. Inlined, so that @one is a direct call.
+ * Run @one run->items times, counting each, until the run is stopped; @one
+ * times itself only when told to (bench_batch_step()). Inlined, so that
+ * @one is a direct call.
  */
 static __always_inline int bench_repeat(struct bench_thread *t,
-					int (*one)(struct bench_thread *t))
+					int (*one)(struct bench_thread *t,
+						   bool timed))
 {
+	struct bench_batch b = {};
 	unsigned int i;
+	bool timed;
 	int ret;
 
 	for (i = 0; i < t->run->items; i++) {
-		ret = one(t);
+		timed = bench_batch_step(t, &b, i);
+		ret = one(t, timed);
 		if (ret)
 			return ret;
 		t->ops++;
+		if (!timed)
+			t->batch_ops++;
 		if (bench_should_stop())
 			return -EINTR;
 		cond_resched();
 	}
+	bench_batch_end(t, &b);
 	return 0;
 }
 
 /* S4a: flush an idle workqueue in a loop. */
-static int idle_flush_one(struct bench_thread *t)
+static int idle_flush_one(struct bench_thread *t, bool timed)
 {
-	u64 t0 = ktime_get_ns();
+	u64 t0;
 
+	if (!timed) {
+		bench_flush(t->wq);
+		return 0;
+	}
+	t0 = ktime_get_ns();
 	bench_flush(t->wq);
 	bs_add(&t->lat, ktime_get_ns() - t0);
 	return 0;
@@ -342,13 +542,18 @@ static int idle_flush_fn(struct bench_thread *t)
 }
 
 /* S4b and S6: queue one item on the local CPU, then flush the workqueue. */
-static int queue_flush_one(struct bench_thread *t)
+static int queue_flush_one(struct bench_thread *t, bool timed)
 {
 	struct bench_item *it = &t->items[0];
 	u64 t0, t1;
 
 	it->done = NULL;
 	it->left = NULL;
+	if (!timed) {
+		bench_queue(t->wq, -1, it);
+		bench_flush(t->wq);
+		return 0;
+	}
 	t0 = ktime_get_ns();
 	bench_queue(t->wq, -1, it);
 	t1 = ktime_get_ns();
@@ -392,16 +597,19 @@ static int dense_queue_fn(struct bench_thread *t)
 {
 	struct bench_run *run = t->run;
 	unsigned int i = 0;
-	u64 t0, t1;
+	bool timed;
+	u64 t0 = 0;
 
 	while (atomic_read(&run->flushers_left) > 0) {
 		struct bench_item *it = &t->items[i++ % t->nitems];
 
 		if (!bench_item_pending(t->wq, it)) {
-			t0 = ktime_get_ns();
+			timed = !(t->ops % run->sample);
+			if (timed)
+				t0 = ktime_get_ns();
 			if (bench_queue(t->wq, t->cpu, it)) {
-				t1 = ktime_get_ns();
-				bs_add(&t->lat2, t1 - t0);
+				if (timed)
+					bs_add(&t->lat2, ktime_get_ns() - t0);
 				if (!t->ops++)
 					atomic_dec(&run->queuers_idle);
 			}
@@ -417,21 +625,23 @@ static int dense_queue_fn(struct bench_thread *t)
  * S5: an XFS CIL push. Each "fsync" thread flushes the CIL workqueue, queues
  * the push work (busy for work_us) and waits for it.
  */
-static int cil_one(struct bench_thread *t)
+static int cil_one(struct bench_thread *t, bool timed)
 {
 	struct bench_item *it = &t->items[0];
-	u64 t0, t1;
+	u64 t0 = 0, t1 = 0;
 	int ret;
 
-	t0 = ktime_get_ns();
+	if (timed)
+		t0 = ktime_get_ns();
 	bench_flush(t->wq);
-	t1 = ktime_get_ns();
+	if (timed)
+		t1 = ktime_get_ns();
 	reinit_completion(&t->done);
 	it->done = &t->done;
 	it->left = NULL;
 	bench_queue(t->wq, -1, it);
 	ret = bench_wait_done(&t->done);
-	if (ret)
+	if (ret || !timed)
 		return ret;
 	bs_add(&t->lat, t1 - t0);
 	bs_add(&t->lat2, ktime_get_ns() - t0);
@@ -472,6 +682,15 @@ unsigned int bench_default_items(const struct bench_spec *s)
 	default:
 		return 2000;
 	}
+}
+
+/*
+ * S5's product is its latency distribution: every op is timed. Elsewhere
+ * one op in 8 is, and the rest are timed as batches.
+ */
+unsigned int bench_default_sample(const struct bench_spec *s)
+{
+	return s->scenario == BS_S5 ? 1 : 8;
 }
 
 /* Items queued on each online CPU of the wq once, then a flush. */
@@ -785,13 +1004,29 @@ void bench_scenario_report(struct bench_run *run, struct bench_out *o,
 {
 	const struct bench_spec *s = run->spec;
 	struct bench_dist d1 = {}, d2 = {}, dq = {};
-	unsigned int nflush = run->threads;
-	u64 ops = 0, el = run->t_end - run->t_start;
+	unsigned int nflush = run->threads, nb = 0;
+	u64 ops = 0, el = run->t_end - run->t_start, bops = 0, brate = 0;
+	u64 wrate, rate_v;
 	const char *l1 = "flush", *l2 = NULL, *rate = "flushes_per_sec";
+	char key[48];
 	unsigned int i;
 
-	for (i = 0; i < nflush; i++)
-		ops += run->thr[i].ops;
+	/*
+	 * The rate: the threads' batch rates summed (they run concurrently),
+	 * else, when nothing ran in batches (sample 1), the wall-clock one.
+	 */
+	for (i = 0; i < nflush; i++) {
+		const struct bench_thread *t = &run->thr[i];
+
+		ops += t->ops;
+		if (!t->batch_ns)
+			continue;
+		bops += t->batch_ops;
+		brate += div64_u64(t->batch_ops * NSEC_PER_SEC, t->batch_ns);
+		nb++;
+	}
+	wrate = el ? div64_u64(ops * NSEC_PER_SEC, el) : 0;
+	rate_v = nb ? brate : wrate;
 
 	switch (s->scenario) {
 	case BS_S1:
@@ -815,7 +1050,15 @@ void bench_scenario_report(struct bench_run *run, struct bench_out *o,
 	bo_open(o, "metrics");
 	bo_u64(o, "elapsed_ns", el);
 	bo_u64(o, "ops", ops);
-	bo_u64(o, rate, el ? div64_u64(ops * NSEC_PER_SEC, el) : 0);
+	bo_u64(o, rate, rate_v);
+	bo_str(o, "rate_timing", nb ? "batched" : "wall");
+	bo_u64(o, "batched_ops", bops);
+	if (nb)
+		bo_u64(o, "per_thread_ops_per_sec", brate / nb);
+	else
+		bo_null(o, "per_thread_ops_per_sec");
+	snprintf(key, sizeof(key), "%s_wall", rate);
+	bo_u64(o, key, wrate);
 	if (bench_dist_merge(run, false, 0, nflush, &d1) ||
 	    bench_dist_merge(run, true, 0, nflush, &d2) ||
 	    bench_dist_merge(run, true, nflush, run->nthr, &dq)) {
@@ -844,7 +1087,7 @@ void bench_scenario_report(struct bench_run *run, struct bench_out *o,
 	snprintf(text, tlen,
 		 "test_workqueue:   %-16s %llu %s/sec\tp50=%llu\tp90=%llu\tp95=%llu ns",
 		 s->target == BT_KWQ ? "kwq" : bench_scope_names[s->scope],
-		 el ? div64_u64(ops * NSEC_PER_SEC, el) : 0,
+		 rate_v,
 		 l1[0] == 'e' ? "items" : "flushes",
 		 q(&d1, 5000), q(&d1, 9000), q(&d1, 9500));
 	kvfree(d1.v);

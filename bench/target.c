@@ -19,7 +19,9 @@ static void bench_item_body(struct bench_item *it)
 {
 	struct bench_run *run = it->run;
 
-	it->t_start = ktime_get_ns();
+	/* no clock read for an item nobody times (t_queue 0, no busy time) */
+	if (it->t_queue || run->work_ns)
+		it->t_start = ktime_get_ns();
 	if (run->work_ns) {
 		u64 end = it->t_start + run->work_ns;
 
@@ -237,6 +239,7 @@ void bench_item_init(struct bench_item *it, struct bench_wq *bwq,
 		     struct bench_run *run)
 {
 	it->run = run;
+	it->t_queue = 0;
 	if (bwq->target == BT_KWQ)
 		INIT_WORK(&it->kw, bench_kwq_fn);
 	else
