@@ -2,9 +2,11 @@
 # fwq benchmark targets. Included from the top-level Makefile:
 #   -include $(FWQ_TOP)/bench/bench.mk
 #
-#   make bench [BENCH_ARGS="--quick | --reps N | --scale N | --boots 'enq p192'"]
+#   make bench [REPEAT=N] [BENCH_ARGS="--quick | --reps N | --scale N | --boots 'enq p192'"]
 #       install what is missing, build, boot the guest per topology and run
-#       the default suite; writes results/bench-<timestamp>/
+#       the default suite; writes results/bench-<timestamp>/. REPEAT=2 runs
+#       the suite twice back to back and compares the runs
+#       (repeatability.md)
 #   make bench-local [BENCH_ARGS=...]
 #       the same suite on this machine's own kernel (root, debugfs, no QEMU)
 #       (scripts/fwq-bench.sh, also the fwq-dkms package's /usr/bin/fwq-bench)
@@ -12,11 +14,12 @@
 #       every scenario once, fields checked, no timings (also a check lane)
 
 BENCH_ARGS ?=
+REPEAT ?= 1
 
 .PHONY: bench bench-local bench-smoke
 
 bench:
-	$(FWQ_TOP)/scripts/bench.sh $(BENCH_ARGS)
+	$(FWQ_TOP)/scripts/bench.sh --repeat $(REPEAT) $(BENCH_ARGS)
 
 bench-local:
 	$(FWQ_TOP)/scripts/fwq-bench.sh $(BENCH_ARGS)

@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh [--local] [--quick] [--reps N] [--scale N] [--boots LIST]
-#          [--kernels LIST] [--out DIR]
+#          [--kernels LIST] [--repeat N] [--preset P] [--out DIR]
 #
 # The fwq benchmark suite: every seed claim side by side, fwq's
 # variants against the running kernel's own workqueue (kwq), in one command.
 #
 # Default (make bench): install what is missing, build, then boot the Debian
-# 6.1 guest under QEMU once per topology and run the suite there:
+# 6.1 guest under QEMU once per topology and run the suite there. Every boot
+# uses the "timing" preset (scripts/presets/timing: no more vCPUs than host
+# cores, 2 NUMA nodes; --preset to change), so that no vCPU is descheduled
+# by the host while it holds a lock:
 #   enq   preset small: S1 scope sweep x wake variants, S2, S3 (+ kwq)
 #   p8    possible_cpus=8:   S4a idle flush x flush variants (+ kwq)
 #   p64   possible_cpus=64:  S4a
@@ -34,7 +37,10 @@
 # to the current directory.
 # --quick: 1 repetition and small sizes (a few minutes); --scale N multiplies
 # the item counts (default 1 under QEMU, 20 with --local); --boots picks
-# boots from "enq p8 p64 p192".
+# boots from "enq p8 p64 p192". --repeat N (make bench REPEAT=N) runs the
+# whole suite N times back to back into DIR/run1 .. runN, each with its own
+# report, then compares them ratio by ratio in DIR/repeatability.md
+# (bench_report.py --compare).
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +57,8 @@ boots="enq p8 p64 p192"
 kernels="6.1 6.12"
 out=
 quick=0
+repeat=1
+preset=timing
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--local) local_mode=1; shift ;;
@@ -60,7 +68,9 @@ while [ $# -gt 0 ]; do
 	--boots) boots=${2:-}; shift 2 || usage ;;
 	--kernels) kernels=${2:-}; shift 2 || usage ;;
 	--out) out=${2:-}; shift 2 || usage ;;
-	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--repeat) repeat=${2:-}; shift 2 || usage ;;
+	--preset) preset=${2:-}; shift 2 || usage ;;
+	-h|--help) sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_log "unknown argument $1"; usage ;;
 	esac
 done
@@ -95,6 +105,10 @@ local_preflight() {
 }
 
 case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
+case "$repeat" in ''|*[!0-9]*|0) fwq_die 2 "--repeat needs a positive number" ;; esac
+# the package's runner (--local) has no presets: they are for QEMU guests
+[ $local_mode = 1 ] || [ -r "$FWQ_TOP/scripts/presets/$preset" ] ||
+	fwq_die 2 "--preset: unknown preset '$preset' (see scripts/presets/)"
 for k in $kernels; do
 	[ $local_mode = 1 ] && break # the running kernel, not scripts/kernels/
 	fwq_kernel_load "$k" ||
@@ -112,7 +126,7 @@ fi
 [ $local_mode = 1 ] && local_preflight
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
-: > "$out/results.jsonl"
+top=$out
 
 # axis_names AXIS: the variant names of AXIS (wake, kicked_list, flush) in
 # registry order: include/fwq/variants.h in a source tree, else (the
@@ -150,10 +164,13 @@ flush_variants() {
 }
 SCOPES="cpu smt cache_shard cache numa system"
 
-n() { # n BASE: BASE items scaled (and shrunk for --quick)
+# n BASE: BASE items scaled (and shrunk for --quick). The bases make a
+# timed run last about 0.1-1 s in the timing preset under TCG: shorter runs
+# leave a few scheduler ticks deciding a cell.
+n() {
 	local v=$(($1 * scale))
 
-	[ $quick = 1 ] && v=$(((v + 3) / 4))
+	[ $quick = 1 ] && v=$(((v + 19) / 20))
 	echo $((v > 0 ? v : 1))
 }
 
@@ -179,17 +196,17 @@ suite() {
 		enq|local)
 			for scope in $scopes; do
 				for v in $WAKE_VARIANTS; do
-					echo "scenario=s1 $cpus scope=$scope variant=$v items=$(n 1000) label=$boot"
+					echo "scenario=s1 $cpus scope=$scope variant=$v items=$(n 20000) label=$boot"
 				done
 			done
-			echo "scenario=s1 $cpus target=kwq items=$(n 1000) label=$boot"
+			echo "scenario=s1 $cpus target=kwq items=$(n 20000) label=$boot"
 			[ $full = 1 ] || continue
 			for v in $WAKE_VARIANTS; do
-				echo "scenario=s2 $cpus scope=cache variant=$v batch=16 items=$(n 2000) label=$boot"
+				echo "scenario=s2 $cpus scope=cache variant=$v batch=16 items=$(n 20000) label=$boot"
 			done
-			echo "scenario=s2 $cpus target=kwq batch=16 items=$(n 2000) label=$boot"
+			echo "scenario=s2 $cpus target=kwq batch=16 items=$(n 20000) label=$boot"
 			for v in $WAKE_VARIANTS; do
-				echo "scenario=s3 $cpus scope=cache variant=$v items=$(n 1000) label=$boot"
+				echo "scenario=s3 $cpus scope=cache variant=$v items=$(n 10000) label=$boot"
 			done
 			;;
 		esac
@@ -197,9 +214,9 @@ suite() {
 		p*|local)
 			for type in percpu unbound; do
 				for v in $FLUSH_VARIANTS; do
-					echo "scenario=s4a type=$type variant=$v items=$(n 1000) label=$boot"
+					echo "scenario=s4a type=$type variant=$v items=$(n 20000) label=$boot"
 				done
-				echo "scenario=s4a type=$type target=kwq items=$(n 1000) label=$boot"
+				echo "scenario=s4a type=$type target=kwq items=$(n 20000) label=$boot"
 			done
 			;;
 		esac
@@ -207,25 +224,25 @@ suite() {
 		p192|local)
 			for type in percpu unbound; do
 				for v in $FLUSH_VARIANTS; do
-					echo "scenario=s4b type=$type threads=16 variant=$v items=$(n 20) label=$boot"
+					echo "scenario=s4b type=$type threads=16 variant=$v items=$(n 200) label=$boot"
 				done
-				echo "scenario=s4b type=$type threads=16 target=kwq items=$(n 20) label=$boot"
+				echo "scenario=s4b type=$type threads=16 target=kwq items=$(n 200) label=$boot"
 			done
 			for type in percpu unbound; do
 				[ $full = 1 ] || continue
 				for v in $FLUSH_VARIANTS; do
-					echo "scenario=s4c type=$type threads=2 variant=$v items=$(n 20) label=$boot"
+					echo "scenario=s4c type=$type threads=2 variant=$v items=$(n 200) label=$boot"
 				done
-				echo "scenario=s4c type=$type threads=2 target=kwq items=$(n 20) label=$boot"
+				echo "scenario=s4c type=$type threads=2 target=kwq items=$(n 200) label=$boot"
 			done
 			for v in $FLUSH_VARIANTS; do
-				echo "scenario=s5 threads=16 work_us=50 variant=$v items=$(n 30) label=$boot"
+				echo "scenario=s5 threads=16 work_us=50 variant=$v items=$(n 100) label=$boot"
 			done
-			echo "scenario=s5 threads=16 work_us=50 target=kwq items=$(n 30) label=$boot"
+			echo "scenario=s5 threads=16 work_us=50 target=kwq items=$(n 100) label=$boot"
 			for v in $FLUSH_VARIANTS; do
-				echo "scenario=s6 threads=16 wqs=4 variant=$v items=$(n 30) label=$boot"
+				echo "scenario=s6 threads=16 wqs=4 variant=$v items=$(n 200) label=$boot"
 			done
-			echo "scenario=s6 threads=16 wqs=4 target=kwq items=$(n 30) label=$boot"
+			echo "scenario=s6 threads=16 wqs=4 target=kwq items=$(n 200) label=$boot"
 			;;
 		esac
 	done | sed "s/ label=$boot\$/ label=$label/"
@@ -361,7 +378,7 @@ run_boot() {
 		# generous: the host is shared and TCG speed varies
 		limit=$((300 + $(wc -l < "$todo") * 6 * scale))
 		boot_plan "$todo" "$limit" > "$out/$name.plan"
-		KERNEL=$kern FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --preset small \
+		KERNEL=$kern FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --preset "$preset" \
 			--plan "$out/$name.plan" --timeout $((limit + 120)) \
 			--out "$vmout" ${append:+--append "$append"} \
 			> "$vmout.log" 2>&1 &
@@ -402,26 +419,57 @@ run_boot() {
 	done
 }
 
+# run_dir R: the directory of suite run R
+run_dir() {
+	if [ "$repeat" -gt 1 ]; then
+		echo "$top/run$1"
+	else
+		echo "$top"
+	fi
+}
+
 failed=
 t0=$(date +%s)
+for r in $(seq 1 "$repeat"); do
+	mkdir -p "$(run_dir "$r")"
+	: > "$(run_dir "$r")/results.jsonl"
+done
 if [ $local_mode = 1 ]; then
-	run_local
+	for r in $(seq 1 "$repeat"); do
+		out=$(run_dir "$r")
+		run_local
+	done
 else
+	# one build per kernel: its boots of every suite run, back to back
 	unset KDIR KREL
 	for k in $kernels; do
 		KERNEL=$k "$FWQ_TOP/scripts/deps.sh" >&2 ||
 			fwq_die 2 "dependency installation failed (kernel $k)"
-		make -C "$FWQ_TOP" KERNEL="$k" modules > "$out/build-$k.log" 2>&1 ||
-			{ tail -n 30 "$out/build-$k.log" >&2; fwq_die 2 "build failed (see $out/build-$k.log)"; }
-		for b in $boots; do
-			run_boot "$b" "$k"
+		make -C "$FWQ_TOP" KERNEL="$k" modules > "$top/build-$k.log" 2>&1 ||
+			{ tail -n 30 "$top/build-$k.log" >&2; fwq_die 2 "build failed (see $top/build-$k.log)"; }
+		for r in $(seq 1 "$repeat"); do
+			out=$(run_dir "$r")
+			[ "$repeat" -gt 1 ] && fwq_log "suite run $r of $repeat, kernel $k: $out"
+			for b in $boots; do
+				run_boot "$b" "$k"
+			done
 		done
 	done
 fi
 
-python3 "$FWQ_TOP/scripts/bench_report.py" "$out" || fwq_die 1 "report failed"
-fwq_log "bench finished in $(( $(date +%s) - t0 ))s: $out"
+runs=
+for r in $(seq 1 "$repeat"); do
+	python3 "$FWQ_TOP/scripts/bench_report.py" "$(run_dir "$r")" ||
+		fwq_die 1 "report failed"
+	runs="$runs $(run_dir "$r")"
+done
+if [ "$repeat" -gt 1 ]; then
+	# shellcheck disable=SC2086 # one directory per word
+	python3 "$FWQ_TOP/scripts/bench_report.py" --compare "$top" $runs ||
+		fwq_die 1 "repeatability report failed"
+fi
+fwq_log "bench finished in $(( $(date +%s) - t0 ))s: $top"
 if [ -n "$failed" ]; then
-	fwq_log "boots with failures:$failed (results above are partial; see $([ $local_mode = 1 ] && echo "$out/results.txt" || echo "$out/vm-*/"))"
+	fwq_log "boots with failures:$failed (results above are partial; see the vm-*/ and results.txt files under $top)"
 	exit 1
 fi

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# fwq-bench [--quick] [--reps N] [--scale N] [--out DIR]: the fwq_bench
+# fwq-bench [--quick] [--reps N] [--scale N] [--repeat N] [--out DIR]: the fwq_bench
 # suite on this machine's running kernel (root, debugfs, no QEMU). It is
 # "make bench-local" in a source tree and /usr/bin/fwq-bench in the
 # fwq-dkms package: both run bench.sh --local next to this file, so the
