@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """bench_report.py DIR: summarize fwq_bench results.
+bench_report.py --compare OUTDIR DIR1 DIR2 [DIR3...]: how well the ratios repeat.
 
 Reads DIR/results.jsonl (one fwq_bench JSON object per run), groups runs by
 configuration and variant, and writes:
   DIR/table.txt    the comparison table (also printed): medians with min-max,
                    each variant as a ratio to the pre-series baseline
-                   (wake=locked,kicked_list=off,flush=each) and to kwq
-  DIR/summary.md   the table, the seed claims beside what fwq measured, notes
+                   (wake=locked,kicked_list=off,flush=each) with a paired
+                   bootstrap 95% interval, and to kwq; floor-relative and
+                   rate-against-latency columns where the runs carry them
+  DIR/summary.md   the boots and their floors, the table, the seed claims
+                   with a verdict each, notes
   DIR/plots/*.png  enqueue per scope per wake variant, flush cost against
                    possible CPUs per flush variant, S5 flush-latency CDF
                    (gnuplot; skipped with a warning if it is missing)
+With --compare, reads DIRi/results.jsonl of two or more suites and writes
+OUTDIR/repeatability.md (also printed): every ratio to base of the first
+two metrics of each scenario in each suite, and whether they agree.
 Only numbers found in results.jsonl are printed; nothing is estimated.
 """
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -127,6 +135,203 @@ def ratio(a, b):
     return f"{a / b:.2f}x"
 
 
+# Significance of a ratio to base: a paired bootstrap over repetitions. The
+# suite interleaves the variants, so the k-th run of a variant and the k-th
+# run of base in the same (configuration, scope) group were made close in
+# time; the statistic is the median of the per-repetition ratios.
+CI_RESAMPLES = 2000
+CI_SEED = 1
+CI_MIN_PAIRS = 3
+NO_EFFECT = "~"     # appended when the 95% interval contains 1.00x
+
+# floor fields (floor.*, ns), in the order they are shown; others found in
+# results.jsonl are shown after them under their own name
+FLOOR_FIELDS = [("lock_list_add_unlock_ns", "lock+list_add+unlock"),
+                ("test_and_set_ns", "test_and_set"), ("clock_read_ns", "clock read"),
+                ("mutex_pair_ns", "mutex pair"), ("spin_irq_pair_ns", "spin_irq pair"),
+                ("wake_remote_ns", "remote wake")]
+
+
+def num(v):
+    """v if it is a number (not a bool), else None."""
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def met(r, key):
+    return num(r.get("metrics", {}).get(key))
+
+
+def flo(r, key):
+    return num(r.get("floor", {}).get(key))
+
+
+def cpulist_count(s):
+    """How many ids a CPU-list style string ("0-1", "0,2-3") names; None if
+    it does not parse."""
+    n = 0
+    try:
+        for part in s.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if "-" in part:
+                a, b = part.split("-", 1)
+                n += int(b) - int(a) + 1
+            else:
+                int(part)
+                n += 1
+    except ValueError:
+        return None
+    return n or None
+
+
+def online_nodes(r):
+    """The number of online nodes of a run's boot: topology.online_nodes is a
+    count (an int) or a node list ("0-1")."""
+    v = r.get("topology", {}).get("online_nodes")
+    if isinstance(v, str):
+        return cpulist_count(v)
+    return num(v)
+
+
+def div(a, b):
+    return a / b if a is not None and b is not None and b != 0 else None
+
+
+def lock_wake_floor(r):
+    """lock+list_add+unlock plus the waker's cost of a remote wake: the least
+    a queue call that adds the work and wakes an idle worker can cost."""
+    lk, wk = flo(r, "lock_list_add_unlock_ns"), flo(r, "wake_remote_ns")
+    return lk + wk if lk is not None and wk is not None else None
+
+
+def flush_floor(r):
+    """One mutex pair (wq->mutex) plus one spin_lock_irq pair per online node:
+    the least an idle flush that locks one pool per node can cost."""
+    m, s, n = flo(r, "mutex_pair_ns"), flo(r, "spin_irq_pair_ns"), online_nodes(r)
+    return m + s * n if m is not None and s is not None and n is not None else None
+
+
+def rate_x_p50(key):
+    """per-thread batched rate times one op's p50 latency: 1.00 when the rate
+    and 1/p50 agree; for S1-S3 the share of an op spent in the queue call."""
+    def f(r):
+        rate, p50 = met(r, "per_thread_ops_per_sec"), met(r, key)
+        return rate * p50 / 1e9 if rate is not None and p50 is not None else None
+    return f
+
+
+# scenario -> [(column, per-run value)]: derived columns of the table, each
+# the median over the runs of the value computed from the run's own floor
+# and metrics; "-" where the runs lack the fields
+EXTRA = {
+    "s1": [("p50/(lock+wake)", lambda r: div(met(r, "enq_p50_ns"), lock_wake_floor(r))),
+           ("queue share", rate_x_p50("enq_p50_ns"))],
+    "s2": [("queue share", rate_x_p50("enq_p50_ns"))],
+    "s3": [("queue share", rate_x_p50("enq_p50_ns"))],
+    "s4a": [("p50/floor", lambda r: div(met(r, "flush_p50_ns"), flush_floor(r))),
+            ("rate*p50", rate_x_p50("flush_p50_ns"))],
+    "s4b": [("rate*p50", rate_x_p50("flush_p50_ns"))],
+    "s5": [("rate*p50", rate_x_p50("flush_p50_ns"))],
+    "s6": [("rate*p50", rate_x_p50("flush_p50_ns"))],
+}
+
+
+def med_fn(runs, fn):
+    """Median of fn(run) over runs, None where no run has a value."""
+    vals = [v for v in (fn(r) for r in runs or []) if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def fmt_x(v):
+    """A dimensionless figure (a ratio or a share)."""
+    if v is None:
+        return "-"
+    if abs(v) >= 100:
+        return fmt(v)
+    return f"{v:.2f}" if abs(v) >= 0.1 or v == 0 else f"{v:.3f}"
+
+
+def pair_ratios(var_runs, base_runs, metric):
+    """v_k / b_k for the k-th run of the variant and the k-th run of base (in
+    file order, as many pairs as the shorter list has runs); pairs where
+    either value is missing or base's is 0 are left out."""
+    out = []
+    for v, b in zip(var_runs or [], base_runs or []):
+        a, c = met(v, metric), met(b, metric)
+        if a is not None and c is not None and c != 0:
+            out.append(a / c)
+    return out
+
+
+def percentile(sorted_vals, p):
+    """p-th percentile (0-100) of sorted values, linear between ranks."""
+    x = (len(sorted_vals) - 1) * p / 100
+    i = int(x)
+    j = min(i + 1, len(sorted_vals) - 1)
+    return sorted_vals[i] + (sorted_vals[j] - sorted_vals[i]) * (x - i)
+
+
+def boot_ci(ratios):
+    """(median, lo, hi, n) of per-repetition ratios with a percentile 95%
+    bootstrap interval (CI_RESAMPLES resamples, seeded with CI_SEED so that
+    the report is the same every time); lo and hi are None under
+    CI_MIN_PAIRS pairs; None without any pair."""
+    n = len(ratios)
+    if not n:
+        return None
+    point = statistics.median(ratios)
+    if n < CI_MIN_PAIRS:
+        return (point, None, None, n)
+    rng = random.Random(CI_SEED)
+    meds = sorted(statistics.median(rng.choices(ratios, k=n)) for _ in range(CI_RESAMPLES))
+    return (point, percentile(meds, 2.5), percentile(meds, 97.5), n)
+
+
+def ci_ratio(var_runs, base_runs, metric):
+    """Ratio of a variant to base over paired repetitions: (point, lo, hi, n)
+    with point the median of the per-repetition ratios and [lo, hi] its
+    paired bootstrap 95% interval (None, None under 3 pairs); None if no
+    repetition has the metric in both."""
+    return boot_ci(pair_ratios(var_runs, base_runs, metric))
+
+
+def significant(ci):
+    """The interval excludes 1.0."""
+    return bool(ci) and ci[1] is not None and not ci[1] <= 1.0 <= ci[2]
+
+
+def fmt_ci(ci):
+    """1.23x [1.05-1.40], with NO_EFFECT after it if the interval holds 1.0;
+    1.23x n<3 without an interval."""
+    if ci is None:
+        return "-"
+    point, lo, hi, n = ci
+    if lo is None:
+        return f"{point:.2f}x n<{CI_MIN_PAIRS}"
+    return f"{point:.2f}x [{bound(lo)}-{bound(hi)}]" + ("" if significant(ci) else NO_EFFECT)
+
+
+def bound(x):
+    """An interval bound to 2 decimals, or more where 2 would show 1.00 for
+    a bound that is not 1.0 (so that the side of 1.0 it is on shows)."""
+    for d in (2, 3, 4):
+        s = f"{x:.{d}f}"
+        if x == 1.0 or float(s) != 1.0:
+            break
+    return s
+
+
+def render(hdr, rows):
+    """A markdown table with padded columns."""
+    widths = [max(len(r[i]) for r in [hdr] + rows) for i in range(len(hdr))]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(hdr, widths)) + " |",
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    for r in rows:
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+    return lines
+
+
 class Data:
     def __init__(self, runs):
         # groups[(cfg, scope)][variant name] -> list of runs
@@ -140,7 +345,7 @@ class Data:
                 self.kwq.setdefault(cfg_key(r), []).append(r)
 
     def med(self, runs, metric):
-        s = stat([r["metrics"].get(metric) for r in runs])
+        s = stat([met(r, metric) for r in runs])
         return s
 
 
@@ -151,13 +356,15 @@ def table(data):
         if not rows:
             continue
         mets = METRICS[scen]
+        extras = EXTRA.get(scen, [])
         lines.append(f"## {TITLES[scen]}")
         hdr = ["boot", "cpus", "type", "scope", "variant", "n"]
         for i, (m, lab, _) in enumerate(mets):
             hdr.append(lab + (" med [min-max]" if i == 0 else ""))
             if i < 2:
                 hdr += ["/base", "/kwq"]
-        out = [hdr]
+        hdr += [lab for lab, _ in extras]
+        out = []
         for (cfg, scope), variants in rows:
             if scope == "n/a" and len(variants) == 1 and "kwq" in variants:
                 # kwq rows once per configuration
@@ -179,17 +386,16 @@ def table(data):
                         row.append(fmt(s[0]))
                     first = False
                     if i < 2:
-                        b = data.med(base_runs, m) if base_runs else None
                         k = data.med(kwq_runs, m) if kwq_runs else None
-                        row.append(ratio(s and s[0], b and b[0]) if vn != "base" else "1.00x" if s else "-")
+                        if vn == "base":
+                            row.append("1.00x" if s else "-")
+                        else:
+                            row.append(fmt_ci(ci_ratio(rs, base_runs, m)) if base_runs else "-")
                         row.append(ratio(s and s[0], k and k[0]))
+                row += [fmt_x(med_fn(rs, fn)) for _, fn in extras]
                 out.append(row)
-        widths = [max(len(r[i]) for r in out) for i in range(len(hdr))]
         lines.append("")
-        lines.append("| " + " | ".join(h.ljust(w) for h, w in zip(hdr, widths)) + " |")
-        lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-        for r in out[1:]:
-            lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+        lines += render(hdr, out)
         lines.append("")
     return "\n".join(lines)
 
@@ -206,112 +412,212 @@ def series(release):
     return f"{parts[0]}.{minor}" if minor else parts[0]
 
 
-def pick(data, scen, metric, variant, type_=None, scope=None, ncpu=None, kern=None):
-    """Median of metric over the runs matching, on the default kernel's
-    boots or on kernel kern's; None if absent."""
-    vals = []
+def groups_for(data, scen, type_=None, scope=None, ncpu=None, kern=None, any_scope=False):
+    """The (cfg, scope, variants) groups of scenario scen matching, on the
+    default kernel's boots or on kernel kern's."""
     for (cfg, sc), variants in data.groups.items():
         if cfg[2] != scen or (type_ and cfg[3] != type_):
             continue
         if boot_kernel(cfg[0]) != kern:
             continue
-        if scope and sc != scope and not (variant == "kwq"):
+        if scope and sc != scope and not any_scope:
             continue
         if ncpu and cfg[1] != ncpu:
             continue
-        for r in variants.get(variant, []):
-            vals.append(r["metrics"].get(metric))
-    s = stat(vals)
+        yield cfg, sc, variants
+
+
+def runs_for(data, scen, variant, type_=None, scope=None, ncpu=None, kern=None):
+    """The runs of variant in the groups groups_for() matches (kwq runs,
+    which have no scope, whatever the scope)."""
+    runs = []
+    for _, _, variants in groups_for(data, scen, type_, scope, ncpu, kern,
+                                     any_scope=variant == "kwq"):
+        runs += variants.get(variant, [])
+    return runs
+
+
+def pick(data, scen, metric, variant, type_=None, scope=None, ncpu=None, kern=None):
+    """Median of metric over the runs matching, on the default kernel's
+    boots or on kernel kern's; None if absent."""
+    s = stat([met(r, metric) for r in runs_for(data, scen, variant, type_, scope, ncpu, kern)])
     return s[0] if s else None
 
 
+def ci_pick(data, scen, metric, variant, type_=None, scope=None, ncpu=None, kern=None):
+    """ci_ratio() of variant to base over the groups matching: the
+    repetitions are paired within each group and the pairs of all the groups
+    bootstrapped together."""
+    ratios = []
+    for _, _, variants in groups_for(data, scen, type_, scope, ncpu, kern):
+        ratios += pair_ratios(variants.get(variant), variants.get("base"), metric)
+    return boot_ci(ratios)
+
+
+WANT = {"up": "higher", "down": "lower", "same": "unchanged"}
+
+
+def verdict(ci, want):
+    """reproduced, contradicted or not shown, for a claimed direction want
+    (up: ratio > 1, down: ratio < 1) or a claimed absence of change (same:
+    reproduced if the interval holds 1.0 and lies within [0.75, 1.33])."""
+    if ci is None:
+        return "not shown (no data)"
+    if ci[1] is None:
+        return f"not shown (n<{CI_MIN_PAIRS})"
+    _, lo, hi, _ = ci
+    if want == "same":
+        if not significant(ci):
+            return "reproduced" if lo >= 0.75 and hi <= 1.33 else "not shown"
+        return "contradicted"
+    if not significant(ci):
+        return "not shown"
+    return "reproduced" if (lo > 1.0) == (want == "up") else "contradicted"
+
+
+def overall(verdicts):
+    """One verdict line for a claim's rows."""
+    n = len(verdicts)
+    rep = sum(v == "reproduced" for v in verdicts)
+    con = sum(v == "contradicted" for v in verdicts)
+    if not n:
+        word = "no data"
+    elif rep == n:
+        word = "reproduced"
+    elif rep and con:
+        word = "mixed"
+    elif con:
+        word = "contradicted" if con == n else "contradicted in part"
+    elif rep:
+        word = "partly reproduced"
+    else:
+        word = "not shown"
+    return f"{word} ({rep} reproduced, {con} contradicted, {n - rep - con} not shown of {n})"
+
+
+def floor_text(runs, metric):
+    """The floor a metric is read against, medians over runs: lock+list_add+
+    unlock + remote wake for the queue path, mutex pair + spin_irq pair x
+    online nodes for a flush."""
+    if metric.startswith("flush"):
+        m = med_fn(runs, lambda r: flo(r, "mutex_pair_ns"))
+        s = med_fn(runs, lambda r: flo(r, "spin_irq_pair_ns"))
+        n = med_fn(runs, online_nodes)
+        t = med_fn(runs, flush_floor)
+        if t is None:
+            return "-"
+        return f"{fmt(m)}+{fmt(s)}x{fmt(n)} = {fmt(t)} ns"
+    lk = med_fn(runs, lambda r: flo(r, "lock_list_add_unlock_ns"))
+    wk = med_fn(runs, lambda r: flo(r, "wake_remote_ns"))
+    if lk is None:
+        return "-"
+    if wk is None:
+        return f"lock {fmt(lk)} ns, wake -"
+    return f"{fmt(lk)}+{fmt(wk)} = {fmt(lk + wk)} ns"
+
+
 def claims(data):
-    """Seed claims beside what fwq measured in this run."""
-    out = ["## Seed claims and what fwq measured", ""]
+    """Seed claims beside what fwq measured in this run, with a verdict each
+    from the paired bootstrap interval of the ratio to base; the default
+    kernel's boots only."""
+    out = ["## Seed claims and what fwq measured", "",
+           "Each row: the medians of base and of the variant, the ratio variant/base with "
+           "its 95% interval (paired bootstrap over repetitions), the structural counter "
+           "of base and of the variant, the floor the metric is read against (lock+wake: "
+           "lock+list_add+unlock + remote wake; flush: mutex pair + spin_irq pair x online "
+           "nodes), and the verdict: reproduced (the interval excludes 1.00x in the claimed "
+           "direction; for a claimed absence of change: holds 1.00x and lies within "
+           "[0.75, 1.33]), contradicted (excludes 1.00x the other way; for no change: "
+           "excludes it), not shown (otherwise, or under 3 repetitions). A row that covers "
+           "several configurations (S1: every configuration of the scope; S5, S6: both "
+           "types) pools their repetition pairs.", ""]
     ncpus = sorted({k[0][1] for k in data.groups})
-    big = max((k[0][1] for k in data.groups if k[0][2] in ("s4a", "s4b", "s4c", "s5", "s6")),
+    big = max((k[0][1] for k in data.groups
+               if k[0][2] in ("s4a", "s4b", "s4c", "s5", "s6") and not boot_kernel(k[0][0])),
               default=None)
 
-    def pct(a, b):
-        if a is None or b is None or b == 0:
-            return "n/a"
-        return f"{(a / b - 1) * 100:+.1f}%"
+    def claim(name, title, items, counter, counter_lab):
+        """items: (case, scen, metric, want, variant, type, scope, ncpu)"""
+        rows, verdicts = [], []
+        for case, scen, metric, want, vn, t, sc, n in items:
+            ci = ci_pick(data, scen, metric, vn, t, sc, n)
+            vd = verdict(ci, want)
+            verdicts.append(vd.split(" (")[0])
+            rows.append([case, f"{metric} {WANT[want]}",
+                         f"{fmt(pick(data, scen, metric, 'base', t, sc, n))} -> "
+                         f"{fmt(pick(data, scen, metric, vn, t, sc, n))}",
+                         fmt_ci(ci),
+                         f"{fmt(pick(data, scen, counter, 'base', t, sc, n))} -> "
+                         f"{fmt(pick(data, scen, counter, vn, t, sc, n))}",
+                         floor_text(runs_for(data, scen, "base", t, sc, n), metric), vd])
+        out.append(title)
+        out.append("")
+        if rows:
+            out.extend(render(["case", "metric (claimed)", "base -> variant", "ratio [95% CI]",
+                               f"{counter_lab} base -> variant", "floor", "verdict"], rows))
+            out.append("")
+        out.append(f"Verdict {name}: {overall(verdicts)}")
+        out.append("")
 
-    def flush_vs_active(scen, t):
-        """Flushes/s of base, flush=active and kwq, then pwqs visited per
-        flush of base and flush=active, at the largest CPU count."""
-        return (pick(data, scen, "flushes_per_sec", "base", t, ncpu=big),
-                pick(data, scen, "flushes_per_sec", "flush=active", t, ncpu=big),
-                pick(data, scen, "flushes_per_sec", "kwq", t, ncpu=big),
-                pick(data, scen, "pwqs_visited_per_flush", "base", t, ncpu=big),
-                pick(data, scen, "pwqs_visited_per_flush", "flush=active", t, ncpu=big))
-
-    out.append("**A2** (fastwake v2, contended scopes: ~+20% tput, ~-40% p95; cpu/smt within noise):")
+    items = []
     for sc in SCOPES:
-        b_t = pick(data, "s1", "items_per_sec", "base", scope=sc)
-        b_p = pick(data, "s1", "enq_p95_ns", "base", scope=sc)
-        if b_t is None:
+        if pick(data, "s1", "items_per_sec", "base", scope=sc) is None:
             continue
-        parts = []
+        noise = sc in ("cpu", "smt")
         for vn in ("wake=wakeq,kicked_list=on", "wake=claim"):
-            t = pick(data, "s1", "items_per_sec", vn, scope=sc)
-            p = pick(data, "s1", "enq_p95_ns", vn, scope=sc)
-            lw = pick(data, "s1", "wakeups_under_lock_per_item", vn, scope=sc)
-            parts.append(f"{vn}: tput {pct(t, b_t)}, p95 {pct(p, b_p)}, locked wakeups/item {fmt(lw)}")
-        blw = pick(data, "s1", "wakeups_under_lock_per_item", "base", scope=sc)
-        out.append(f"- {sc}: base {fmt(b_t)} items/s, p95 {fmt(b_p)} ns, locked wakeups/item {fmt(blw)}; "
-                   + "; ".join(parts))
-    out.append("")
+            items.append((f"{sc} {vn}", "s1", "items_per_sec", "same" if noise else "up",
+                          vn, None, sc, None))
+            items.append((f"{sc} {vn}", "s1", "enq_p95_ns", "same" if noise else "down",
+                          vn, None, sc, None))
+    claim("A2", "**A2** (fastwake v2, contended scopes: ~+20% tput, ~-40% p95; cpu/smt within "
+          "noise), S1:", items, "wakeups_under_lock_per_item", "locked wake/item")
     if big:
-        out.append(f"**B1** (idle flush, 192 CPUs: per-cpu 40k -> 4.2M/s, unbound 450k -> 4.3M/s); "
-                   f"fwq at nr_cpu_ids={big}:")
+        claim("B1", "**B1** (idle flush, 192 CPUs: per-cpu 40k -> 4.2M/s, unbound 450k -> "
+              f"4.3M/s); S4a at nr_cpu_ids={big}:",
+              [(t, "s4a", "flushes_per_sec", "up", "flush=active", t, None, big)
+               for t in ("percpu", "unbound")], "pwqs_visited_per_flush", "pwqs/flush")
         for t in ("percpu", "unbound"):
-            e, a, k, pe, pa = flush_vs_active("s4a", t)
-            c = pick(data, "s4a", "flushes_per_sec", "flush=coalesce", t, ncpu=big)
-            le = pick(data, "s4a", "lock_cycles_per_flush", "base", t, ncpu=big)
-            lc = pick(data, "s4a", "lock_cycles_per_flush", "flush=coalesce", t, ncpu=big)
-            la = pick(data, "s4a", "lock_cycles_per_flush", "flush=active", t, ncpu=big)
-            out.append(f"- {t}: each {fmt(e)}/s -> active {fmt(a)}/s ({ratio(a, e)}); coalesce {fmt(c)}/s; "
-                       f"kwq {fmt(k)}/s. pwqs visited/flush each {fmt(pe)} vs active {fmt(pa)}; "
-                       f"lock cycles/flush each {fmt(le)}, coalesce {fmt(lc)}, active {fmt(la)}")
+            le, lc, la = (pick(data, "s4a", "lock_cycles_per_flush", v, t, ncpu=big)
+                          for v in ("base", "flush=coalesce", "flush=active"))
+            c, k = (pick(data, "s4a", "flushes_per_sec", v, t, ncpu=big)
+                    for v in ("flush=coalesce", "kwq"))
+            out.append(f"- {t}: coalesce {fmt(c)}/s, kwq {fmt(k)}/s; lock cycles/flush "
+                       f"each {fmt(le)}, coalesce {fmt(lc)}, active {fmt(la)}")
         out.append("- flush cost against possible CPUs (S4a flushes/s, base -> active): " + "; ".join(
             f"{n}: percpu {fmt(pick(data, 's4a', 'flushes_per_sec', 'base', 'percpu', ncpu=n))} -> "
             f"{fmt(pick(data, 's4a', 'flushes_per_sec', 'flush=active', 'percpu', ncpu=n))}"
             for n in ncpus if pick(data, 's4a', 'flushes_per_sec', 'base', 'percpu', ncpu=n)))
         out.append("")
-        out.append("**B2** (sparse, 16 threads queue 1 + flush: per-cpu 30k -> 110k/s, unbound 60k -> 180k/s):")
-        for t in ("percpu", "unbound"):
-            e, a, k, pe, pa = flush_vs_active("s4b", t)
-            out.append(f"- {t}: each {fmt(e)}/s -> active {fmt(a)}/s ({ratio(a, e)}), kwq {fmt(k)}/s; "
-                       f"pwqs visited/flush {fmt(pe)} -> {fmt(pa)}")
+        claim("B2", "**B2** (sparse, 16 threads queue 1 + flush: per-cpu 30k -> 110k/s, unbound "
+              "60k -> 180k/s):",
+              [(t, "s4b", "flushes_per_sec", "up", "flush=active", t, None, big)
+               for t in ("percpu", "unbound")], "pwqs_visited_per_flush", "pwqs/flush")
+        out.append("- kwq: " + ", ".join(
+            f"{t} {fmt(pick(data, 's4b', 'flushes_per_sec', 'kwq', t, ncpu=big))}/s"
+            for t in ("percpu", "unbound")))
         out.append("")
-        out.append("**B3** (dense: per-cpu unchanged, unbound 15-20% slower; queue path unchanged):")
-        for t in ("percpu", "unbound"):
-            e = pick(data, "s4c", "flushes_per_sec", "base", t, ncpu=big)
-            a = pick(data, "s4c", "flushes_per_sec", "flush=active", t, ncpu=big)
-            qe = pick(data, "s4c", "enq_p50_ns", "base", t, ncpu=big)
-            qa = pick(data, "s4c", "enq_p50_ns", "flush=active", t, ncpu=big)
-            out.append(f"- {t}: flushes/s each {fmt(e)} -> active {fmt(a)} ({pct(a, e)}); "
-                       f"queue p50 {fmt(qe)} -> {fmt(qa)} ns ({pct(qa, qe)})")
+        claim("B3", "**B3** (dense: per-cpu unchanged, unbound 15-20% slower; queue path "
+              "unchanged):",
+              [("percpu", "s4c", "flushes_per_sec", "same", "flush=active", "percpu", None, big),
+               ("unbound", "s4c", "flushes_per_sec", "down", "flush=active", "unbound", None, big),
+               ("percpu", "s4c", "enq_p50_ns", "same", "flush=active", "percpu", None, big),
+               ("unbound", "s4c", "enq_p50_ns", "same", "flush=active", "unbound", None, big)],
+              "pwqs_visited_per_flush", "pwqs/flush")
+        claim("B4", "**B4** (XFS CIL, 128 CPUs: fsync flush 256-1000 us per-CPU pwqs vs 32-256 us; "
+              "prep 2-64 us vs 2-8 us):",
+              [(vn, "s5", "flush_p50_ns", "down", vn, None, None, big)
+               for vn in ("flush=active", "flush=coalesce")],
+              "pwqs_visited_per_flush", "pwqs/flush")
+        out.append("- flush p99 ns: " + ", ".join(
+            f"{vn} {fmt(pick(data, 's5', 'flush_p99_ns', vn, ncpu=big))}"
+            for vn in ("base", "flush=coalesce", "flush=active", "kwq")))
         out.append("")
-        out.append("**B4** (XFS CIL, 128 CPUs: fsync flush 256-1000 us per-CPU pwqs vs 32-256 us; "
-                   "prep 2-64 us vs 2-8 us):")
-        for vn in ("base", "flush=coalesce", "flush=active", "kwq"):
-            p50 = pick(data, "s5", "flush_p50_ns", vn, ncpu=big)
-            p99 = pick(data, "s5", "flush_p99_ns", vn, ncpu=big)
-            pv = pick(data, "s5", "pwqs_visited_per_flush", vn, ncpu=big)
-            if p50 is None:
-                continue
-            out.append(f"- {vn}: flush p50 {fmt(p50)} ns, p99 {fmt(p99)} ns, pwqs visited/flush {fmt(pv)}")
-        out.append("")
-        out.append("**C1** (85f0d8e: up to 65x on fio fsync; mechanism: lock cycles per flush "
-                   "nr_cpu_ids -> nr_pools):")
-        for vn in ("base", "flush=coalesce", "flush=active", "kwq"):
-            f = pick(data, "s6", "flushes_per_sec", vn, ncpu=big)
-            lc = pick(data, "s6", "lock_cycles_per_flush", vn, ncpu=big)
-            if f is None:
-                continue
-            out.append(f"- S6 {vn}: {fmt(f)} flushes/s, lock cycles/flush {fmt(lc)}")
+        claim("C1", "**C1** (85f0d8e: up to 65x on fio fsync; mechanism: lock cycles per flush "
+              "nr_cpu_ids -> nr_pools), S6:",
+              [("flush=coalesce", "s6", "flushes_per_sec", "up", "flush=coalesce", None, None,
+                big)], "lock_cycles_per_flush", "lock cyc/flush")
+        k, a = (pick(data, "s6", "flushes_per_sec", v, ncpu=big) for v in ("kwq", "flush=active"))
+        out.append(f"- S6 kwq: {fmt(k)} flushes/s, flush=active: {fmt(a)} flushes/s")
         out.append("")
     return "\n".join(out)
 
@@ -351,11 +657,157 @@ def fidelity(data):
     return "\n".join(out)
 
 
+def floors(runs):
+    """Medians of every floor field over each boot's runs, with the two
+    floors the table divides by."""
+    fields = list(FLOOR_FIELDS)
+    known = {k for k, _ in fields}
+    byboot = OrderedDict()
+    for r in runs:
+        byboot.setdefault(r["label"], []).append(r)
+        for k in r.get("floor", {}):
+            if k not in known:
+                known.add(k)
+                fields.append((k, k))
+    hdr = ["boot", "runs"] + [f"{lab} ns" for _, lab in fields] + ["lock+wake ns",
+                                                                     "flush floor ns"]
+    rows = []
+    for lab, rs in byboot.items():
+        rows.append([lab, str(len(rs))]
+                    + [fmt(med_fn(rs, lambda r, k=k: flo(r, k))) for k, _ in fields]
+                    + [fmt(med_fn(rs, lock_wake_floor)), fmt(med_fn(rs, flush_floor))])
+    out = ["## Floors", "",
+           "Medians over each boot's runs (every run measures them first); \"-\": not in "
+           "these runs (an older fwq_bench) or not measurable (remote wake with one CPU). "
+           "lock+wake = lock+list_add+unlock + remote wake (S1 p50/(lock+wake)); flush floor "
+           "= mutex pair + spin_irq pair x online nodes (S4a p50/floor).", ""]
+    return "\n".join(out + render(hdr, rows)) + "\n"
+
+
+def agreement(data):
+    """S4a rows, default kernel, whose rate*p50 is more than 10% off 1.00."""
+    rows = []
+    fn = rate_x_p50("flush_p50_ns")
+    for cfg, sc, variants in groups_for(data, "s4a"):
+        for vn, rs in variants.items():
+            v = med_fn(rs, fn)
+            if v is not None:
+                rows.append((cfg, sc, vn, v))
+    if not rows:
+        return ""
+    off = [f"{cfg[0]} {cfg[3]} {vn} {fmt_x(v)}" for cfg, sc, vn, v in rows if abs(v - 1) > 0.10]
+    return (f"Rate against latency: S4a rate*p50 within 10% of 1.00 in {len(rows) - len(off)} "
+            f"of {len(rows)} rows" + (" (outside: " + "; ".join(off) + ")" if off else "") + ".\n")
+
+
+LEGEND = (f"/base = ratio to `{BASE}`: the median over repetitions of the per-repetition "
+          "ratio (the variant's k-th run against base's k-th run of the same configuration "
+          "and scope, made close in time), with its 95% interval: paired bootstrap over "
+          f"repetitions, ratio per repetition, median, {CI_RESAMPLES} resamples (seed "
+          f"{CI_SEED}), percentile 95% interval. `{NO_EFFECT}` after the interval: it holds "
+          f"1.00x (no effect shown); `n<{CI_MIN_PAIRS}`: under {CI_MIN_PAIRS} pairs, no "
+          "interval. /kwq = ratio of the medians to the kernel's own workqueue (one kwq "
+          "series per configuration, not paired).")
+
+
+def compare(args):
+    """bench_report.py --compare OUTDIR DIR1 DIR2 [DIR3...]"""
+    if len(args) < 3 or any(a.startswith("-") for a in args):
+        print(__doc__, file=sys.stderr)
+        return 2
+    outdir, dirs = args[0], args[1:]
+    datas = []
+    for d in dirs:
+        path = os.path.join(d, "results.jsonl")
+        if not os.path.isfile(path):
+            print(f"bench_report: no {path}", file=sys.stderr)
+            return 2
+        runs = load(path)
+        if not runs:
+            print(f"bench_report: no results in {path}", file=sys.stderr)
+            return 1
+        datas.append(Data(runs))
+    nd = len(datas)
+    hdr = ["scenario", "boot", "cpus", "type", "scope", "variant", "metric"]
+    hdr += [f"run{i + 1} ratio [ci]" for i in range(nd)]
+    hdr += [f"run{i + 1}/run1" for i in range(1, nd)]
+    hdr += ["significant-in", "agree"]
+    rows, sig_total, sig_agree, sig_off, quiet_total, quiet_agree = [], 0, 0, [], 0, 0
+    for (cfg, sc), variants in datas[0].groups.items():
+        scen = cfg[2]
+        other = datas[1].groups.get((cfg, sc))
+        if scen not in METRICS or not other:
+            continue
+        for vn in variants:
+            if vn in ("base", "kwq") or vn not in other:
+                continue
+            for m, _, _ in METRICS[scen][:2]:
+                cis = []
+                for d in datas:
+                    g = d.groups.get((cfg, sc), {})
+                    cis.append(ci_ratio(g.get(vn), g.get("base"), m) if "base" in g else None)
+                if cis[0] is None and cis[1] is None:
+                    continue
+                rel = [div(c and c[0], cis[0] and cis[0][0]) for c in cis[1:]]
+                sig = [i + 1 for i, c in enumerate(cis) if significant(c)]
+                if not sig:
+                    sig_in = "none"
+                elif len(sig) == nd:
+                    sig_in = "both" if nd == 2 else "all"
+                else:
+                    sig_in = ",".join(map(str, sig))
+                known = [x for x in rel if x is not None]
+                agree = None
+                if rel[0] is not None:
+                    agree = all(abs(x - 1) <= 0.25 for x in known)
+                row = [scen, cfg[0], str(cfg[1]), cfg[3], sc, vn, m] + [fmt_ci(c) for c in cis]
+                row += [fmt_x(x) for x in rel]
+                row += [sig_in, "-" if agree is None else "yes" if agree else "no"]
+                rows.append(row)
+                if agree is None:
+                    continue
+                if sig:
+                    sig_total += 1
+                    sig_agree += agree
+                    if not agree:
+                        sig_off.append(row)
+                else:
+                    quiet_total += 1
+                    quiet_agree += agree
+    pct = f"{100 * sig_agree / sig_total:.0f}%" if sig_total else "n/a"
+    out = ["# fwq_bench repeatability", ""]
+    out += [f"- run{i + 1}: `{d}`" for i, d in enumerate(dirs)]
+    out += ["", "Every ratio to base of the first two metrics of each scenario, matched on "
+            "configuration (boot label, nr_cpu_ids, scenario, type, threads, batch, wqs, "
+            "work_us, items) + scope + variant, in each suite. " + LEGEND + " runN/run1: the "
+            "ratio of the two points; significant-in: the runs whose interval excludes "
+            "1.00x; agree: |runN/run1 - 1| <= 0.25 for every later run.", ""]
+    out += render(hdr, rows) if rows else ["(no ratio present in both run1 and run2)"]
+    out += ["", f"{sig_agree} of {sig_total} ratios significant in at least one run agree "
+            f"within ±25% ({pct}); {quiet_agree} of {quiet_total} significant in no run agree.",
+            ""]
+    if sig_off:
+        out += ["Significant in at least one run and not agreeing:", ""]
+        out += [f"- {r[0]} {r[1]} {r[3]} {r[4]} {r[5]} {r[6]}: " + ", ".join(r[7:7 + nd])
+                + " (" + ", ".join(f"run{i + 2}/run1 {x}" for i, x in enumerate(r[7 + nd:-2]))
+                + ")" for r in sig_off]
+        out.append("")
+    text = "\n".join(out)
+    print(text)
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "repeatability.md"), "w") as f:
+        f.write(text + "\n")
+    print(f"bench_report: wrote {outdir}/repeatability.md", file=sys.stderr)
+    return 0
+
+
 def gnuplot(plotdir, name, script):
     path = os.path.join(plotdir, name + ".gp")
     with open(path, "w") as f:
         f.write(script)
-    r = subprocess.run(["gnuplot", path], cwd=plotdir, capture_output=True, text=True)
+    # gnuplot runs in plotdir: the script by its name there, so that a
+    # relative DIR works
+    r = subprocess.run(["gnuplot", name + ".gp"], cwd=plotdir, capture_output=True, text=True)
     if r.returncode != 0:
         print(f"bench_report: gnuplot {name}: {r.stderr.strip()}", file=sys.stderr)
         return False
@@ -481,9 +933,31 @@ NOTES = """## Reading these numbers (TCG)
   latency under contention, queue_to_start, S5 tails) is dominated by vCPU
   scheduling noise. A vCPU preempted while holding pool->lock shows up as
   multi-millisecond p95/p99 outliers.
-- The floor (uncontended lock+list_add+unlock, atomic test-and-set) is
+- The floor (uncontended lock+list_add+unlock, atomic test-and-set, and in
+  newer runs a mutex_lock+mutex_unlock pair, a spin_lock_irq+spin_unlock_irq
+  pair and the waker's cost of waking an idle kthread on another CPU) is
   measured in every run; the *_x_floor fields in results.jsonl express the
-  latencies in that unit, which is comparable across machines.
+  latencies in the lock unit, which is comparable across machines.
+- How close to the physical limit: S1 p50/(lock+wake) is the queue call's
+  p50 over lock+list_add+unlock + remote wake, what a queue call that adds
+  the work under the pool lock and wakes an idle worker elsewhere cannot
+  go below (a deferred wake can take part of it off the queue call, so
+  under 1.0 is possible); S4a p50/floor is one idle flush's p50 over a
+  mutex pair (wq->mutex) + one spin_lock_irq pair per online node (the
+  pools an idle flush must at least lock). Both are medians over the
+  repetitions of each run's own figure; 1.0 is the limit, larger is
+  overhead above it.
+- Rate against latency: the rates are timed over batches of operations,
+  without a clock read per op, and latency is sampled 1 in sample_every
+  ops. rate*p50 (S4a, S4b, S5, S6: one op is one flush) is
+  per_thread_ops_per_sec x flush p50, the median op against the mean op:
+  1.00 says the batched rate and 1/p50 agree, 0.93 that the rate is 7%
+  below 1/p50 (a heavier tail, or time outside the flush). The goal is
+  within 10% in S4a. In S1-S3 the latency is the queue call only, a part
+  of each op, and the same figure is the queue share: the fraction of each
+  op's time spent in the queue call.
+- Significance: a ratio to base whose interval holds 1.00x (marked `~`)
+  shows no effect at this number of repetitions, whatever its point value.
 - The structural counters do not depend on timing and show each mechanism
   directly: pwqs visited per flush (flush=active visits only pwqs used since
   the last flush, flush=each/coalesce visit one per possible CPU), pool-lock
@@ -502,6 +976,8 @@ NOTES = """## Reading these numbers (TCG)
 
 
 def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "--compare":
+        return compare(sys.argv[2:])
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -513,7 +989,7 @@ def main():
     data = Data(runs)
     tab = table(data)
     with open(os.path.join(outdir, "table.txt"), "w") as f:
-        f.write(tab + "\n")
+        f.write(tab + "\n" + LEGEND + "\n")
     print(tab)
     made = plots(data, outdir)
     cl = claims(data)
@@ -524,19 +1000,24 @@ def main():
     topo = OrderedDict()
     for r in runs:
         topo[r["label"]] = r["topology"]
-    floors = defaultdict(list)
+    lfloor = defaultdict(list)
     for r in runs:
-        floors[r["label"]].append(r["floor"]["lock_list_add_unlock_ns"])
+        v = flo(r, "lock_list_add_unlock_ns")
+        if v is not None:
+            lfloor[r["label"]].append(v)
+    agree = agreement(data)
     with open(os.path.join(outdir, "summary.md"), "w") as f:
         f.write("# fwq_bench results\n\n")
         f.write(f"{len(runs)} runs. Boots:\n\n")
         for lab, t in topo.items():
+            fl = f"{statistics.median(lfloor[lab]):.1f} ns" if lfloor[lab] else "-"
             f.write(f"- `{lab}`: kernel {t['kernel']}, nr_cpu_ids {t['nr_cpu_ids']}, "
                     f"online CPUs {t['online_cpus']}, nodes {t['online_nodes']}, "
-                    f"floor lock+list_add+unlock median {statistics.median(floors[lab]):.1f} ns\n")
-        f.write("\nMedians over repetitions with [min-max]; /base = ratio to "
-                f"`{BASE}`, /kwq = ratio to the kernel's own workqueue.\n\n")
-        f.write(tab + "\n\n" + cl + "\n\n")
+                    f"floor lock+list_add+unlock median {fl}\n")
+        f.write("\n" + floors(runs) + "\n")
+        f.write("Medians over repetitions with [min-max]. " + LEGEND + " Derived columns "
+                "(p50/(lock+wake), p50/floor, rate*p50, queue share): see the notes.\n\n")
+        f.write(tab + "\n\n" + (agree + "\n" if agree else "") + cl + "\n\n")
         for p in made:
             f.write(f"![{p}]({p})\n\n")
         crashes = os.path.join(outdir, "crashes.txt")
