@@ -23,7 +23,7 @@
 # can be set against the real thing in one boot (the report's fidelity
 # rows).
 # Variants run interleaved (A B C A B C ...) within one boot, --reps times
-# (default 5). Results go to results/bench-<timestamp>/: results.jsonl
+# (default 7). Results go to results/bench-<timestamp>/: results.jsonl
 # (one JSON object per run), summary.md, table.txt and PNG plots
 # (scripts/bench_report.py).
 #
@@ -51,7 +51,7 @@ usage() {
 }
 
 local_mode=0
-reps=5
+reps=7
 scale=
 boots="enq p8 p64 p192"
 kernels="6.1 6.12"

@@ -700,6 +700,27 @@ def agreement(data):
             f"of {len(rows)} rows" + (" (outside: " + "; ".join(off) + ")" if off else "") + ".\n")
 
 
+def spread(data):
+    """S1 cells (every boot) whose items/s min-max leaves +-30% of the median."""
+    cells, off = 0, []
+    for (cfg, sc), variants in data.groups.items():
+        if cfg[2] != "s1":
+            continue
+        for vn, rs in variants.items():
+            s = data.med(rs, "items_per_sec")
+            if s is None or s[3] < 2 or not s[0]:
+                continue
+            cells += 1
+            lo, hi = s[1] / s[0], s[2] / s[0]
+            if lo < 0.7 or hi > 1.3:
+                off.append(f"{cfg[0]} {sc} {vn} {lo:.2f}-{hi:.2f}")
+    if not cells:
+        return ""
+    return (f"Spread: S1 items/s min-max within +-30% of the median in {cells - len(off)} of "
+            f"{cells} cells" + (" (outside, min/median-max/median: " + "; ".join(off) + ")"
+                                if off else "") + ".\n")
+
+
 LEGEND = (f"/base = ratio to `{BASE}`: the median over repetitions of the per-repetition "
           "ratio (the variant's k-th run against base's k-th run of the same configuration "
           "and scope, made close in time), with its 95% interval: paired bootstrap over "
@@ -1005,7 +1026,7 @@ def main():
         v = flo(r, "lock_list_add_unlock_ns")
         if v is not None:
             lfloor[r["label"]].append(v)
-    agree = agreement(data)
+    agree = agreement(data) + spread(data)
     with open(os.path.join(outdir, "summary.md"), "w") as f:
         f.write("# fwq_bench results\n\n")
         f.write(f"{len(runs)} runs. Boots:\n\n")
