@@ -181,15 +181,11 @@ FWQ_DEBUGFS_RO(variants);
 
 static int fwq_debug_counters_show(struct seq_file *m, void *v)
 {
-	static const char *const names[] = {
-		"kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
-		"deferred_issue_under_lock", "create_worker_injected",
-		"watchdog_reports", "rescuer_requeues", "put_walk_waits",
-	};
-	int i;
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		seq_printf(m, "%s %llu\n", names[i], fwq_debug_counter(names[i]));
+	for (i = 0; i < fwq_nr_debug_counters; i++)
+		seq_printf(m, "%s %llu\n", fwq_debug_counters[i].name,
+			   (u64)atomic64_read(fwq_debug_counters[i].v));
 	return 0;
 }
 

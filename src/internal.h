@@ -545,6 +545,15 @@ extern atomic64_t fwq_put_walk_waits;
 extern atomic64_t fwq_cm_sb_windows;
 extern bool fwq_cull_rekick;
 
+/* a global debug counter by name (main.c): debugfs and fwq_debug_counter() */
+struct fwq_debug_counter_ent {
+	const char *name;
+	atomic64_t *v;
+};
+
+extern const struct fwq_debug_counter_ent fwq_debug_counters[];
+extern const unsigned int fwq_nr_debug_counters;
+
 DECLARE_PER_CPU(int, fwq_pool_lock_depth);
 
 /*

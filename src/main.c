@@ -195,37 +195,40 @@ unsigned int fwq_dbg_cm_sb;
 FWQ_PARAM_UINT_RANGE(dbg_cm_sb, fwq_dbg_cm_sb, 0, 2);
 MODULE_PARM_DESC(dbg_cm_sb, "debug: widen the CM store-buffering window (0 off, 1 pre-fix order, 2 fixed order)");
 
+/*
+ * Every global debug counter, once: debugfs "debug_counters" prints them in
+ * this order, and fwq_debug_counter() reads them by these names.
+ */
+const struct fwq_debug_counter_ent fwq_debug_counters[] = {
+	{ "kicked_reaped",		&fwq_kicked_reaped },
+	{ "cull_rekick",		&fwq_cull_rekicks },
+	{ "consistency_errors",		&fwq_consistency_errors },
+	{ "misuse",			&fwq_misuse_count },
+	{ "deferred_issue_under_lock",	&fwq_deferred_under_lock },
+	{ "create_worker_injected",	&fwq_create_worker_injected },
+	{ "cm_sb_windows",		&fwq_cm_sb_windows },
+	{ "watchdog_reports",		&fwq_watchdog_reports },
+	{ "rescuer_requeues",		&fwq_rescuer_requeues },
+	{ "put_walk_waits",		&fwq_put_walk_waits },
+};
+
+const unsigned int fwq_nr_debug_counters = ARRAY_SIZE(fwq_debug_counters);
+
 /**
  * fwq_debug_counter - read a global debug counter by name
- * @name: "kicked_reaped", "cull_rekick", "consistency_errors", "misuse",
- *	"deferred_issue_under_lock", "create_worker_injected",
- *	"cm_sb_windows", "watchdog_reports", "rescuer_requeues" or
- *	"put_walk_waits"
+ * @name: a counter's name, as debugfs "debug_counters" lists them (the
+ *	table fwq_debug_counters[] above)
  *
  * Return: the counter, 0 for an unknown name.
  */
 u64 fwq_debug_counter(const char *name)
 {
-	if (!strcmp(name, "kicked_reaped"))
-		return atomic64_read(&fwq_kicked_reaped);
-	if (!strcmp(name, "cull_rekick"))
-		return atomic64_read(&fwq_cull_rekicks);
-	if (!strcmp(name, "consistency_errors"))
-		return atomic64_read(&fwq_consistency_errors);
-	if (!strcmp(name, "misuse"))
-		return atomic64_read(&fwq_misuse_count);
-	if (!strcmp(name, "deferred_issue_under_lock"))
-		return atomic64_read(&fwq_deferred_under_lock);
-	if (!strcmp(name, "create_worker_injected"))
-		return atomic64_read(&fwq_create_worker_injected);
-	if (!strcmp(name, "cm_sb_windows"))
-		return atomic64_read(&fwq_cm_sb_windows);
-	if (!strcmp(name, "watchdog_reports"))
-		return atomic64_read(&fwq_watchdog_reports);
-	if (!strcmp(name, "rescuer_requeues"))
-		return atomic64_read(&fwq_rescuer_requeues);
-	if (!strcmp(name, "put_walk_waits"))
-		return atomic64_read(&fwq_put_walk_waits);
+	unsigned int i;
+
+	for (i = 0; i < fwq_nr_debug_counters; i++) {
+		if (!strcmp(name, fwq_debug_counters[i].name))
+			return atomic64_read(fwq_debug_counters[i].v);
+	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(fwq_debug_counter);
