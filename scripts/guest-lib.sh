@@ -68,6 +68,13 @@ fwq_flush_spread() {
 	done
 }
 
+# fwq_debug_counter NAME: fwq's global debug counter NAME (a line of debugfs
+# debug_counters), or nothing when fwq is not loaded or has no such counter.
+fwq_debug_counter() {
+	awk -v n="$1" '$1 == n { print $2 }' \
+		/sys/kernel/debug/fwq/debug_counters 2>/dev/null
+}
+
 # fwq_consistency_ok: fwq's own consistency checks (fwq_check(), counted in
 # debugfs debug_counters) found nothing. Every plan that runs a workload
 # makes this a step before it unloads fwq, so no verdict can pass while
@@ -75,8 +82,7 @@ fwq_flush_spread() {
 fwq_consistency_ok() {
 	local _n
 
-	_n=$(awk '$1 == "consistency_errors" { print $2 }' \
-		/sys/kernel/debug/fwq/debug_counters 2>/dev/null)
+	_n=$(fwq_debug_counter consistency_errors)
 	echo "consistency_errors=${_n:-unreadable}"
 	[ "$_n" = 0 ]
 }
