@@ -45,11 +45,14 @@ KBUILD_ARGS := -C $(KDIR) M=$(FWQ_TOP) FWQ_TESTS=$(FWQ_TESTS) \
 .PHONY: all modules clean distclean check lint deps selfcheck-harness \
 	dkms-check dkms-install dkms-uninstall vm kernel version kdir help
 
+## build fwq.ko, fwq_bench.ko and the test modules (= make modules)
 all: modules
 
+## build fwq.ko, fwq_bench.ko and the test modules for KERNEL (or KDIR)
 modules: kdir
 	$(MAKE) $(KBUILD_ARGS) modules
 
+## remove the build products
 clean:
 	@if [ -n "$(KDIR)" ]; then \
 		$(MAKE) -C $(KDIR) M=$(FWQ_TOP) clean; \
@@ -58,9 +61,11 @@ clean:
 		fi; \
 	fi
 
+## make clean, and remove results/
 distclean: clean
 	rm -rf $(FWQ_TOP)/results
 
+## check that kernel headers were found (KDIR, KREL)
 kdir:
 	@if [ -z "$(KDIR)" ] || [ -z "$(KREL)" ]; then \
 		echo "fwq: no kernel headers found$(if $(FLAVOUR), for FLAVOUR=$(FLAVOUR)); run scripts/deps.sh or pass KDIR=" >&2; \
@@ -68,72 +73,78 @@ kdir:
 	fi
 
 # Tests: deps, build, lint, DKMS, then every VM lane in scripts/check.d/.
+## the tests: deps, build, lint, every lane of scripts/check.d/; ends "N passed, N failed"
 check:
 	@$(FWQ_TOP)/scripts/check.sh
 
+## checkpatch --strict, W=1 + sparse (C=2), kernel-doc, shellcheck
 lint: kdir
 	@$(FWQ_TOP)/scripts/lint.sh
 
+## install the missing Debian packages (scripts/deps.sh)
 deps:
 	@$(FWQ_TOP)/scripts/deps.sh
 
 # Proves that a failing KTAP case and a WARN each fail a VM run.
+## prove that the harness fails bad runs (scripts/selfcheck.sh)
 selfcheck-harness: kdir
 	@$(FWQ_TOP)/scripts/selfcheck.sh
 
+## dkms add/build in a scratch tree (no system change)
 dkms-check: kdir
 	@$(FWQ_TOP)/scripts/dkms.sh check
 
+## install fwq and fwq_bench with DKMS
 dkms-install: kdir
 	@$(FWQ_TOP)/scripts/dkms.sh install
 
+## remove the DKMS installation
 dkms-uninstall:
 	@$(FWQ_TOP)/scripts/dkms.sh uninstall
 
 # The Debian package: build/deb/fwq-dkms_$(VERSION)_all.deb (debian/).
 .PHONY: deb
+## build/deb/fwq-dkms_VERSION_all.deb (DKMS sources, fwq-bench)
 deb:
 	@$(FWQ_TOP)/scripts/deb.sh build
 
 # The package's journey on a booted Debian 12 guest (scripts/check-distro.sh);
 # not a make check lane.
 .PHONY: check-distro
+## the fwq-dkms package in a booted Debian 12 guest (6.1, then 6.12)
 check-distro:
 	@$(FWQ_TOP)/scripts/check-distro.sh
 
 # One VM run: make vm PRESET=wide PLAN=selftest
+## one VM run: PRESET=small|wide|timing PLAN=name TIMEOUT=s APPEND=...
 vm: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan $(PLAN) \
 		--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)") \
 		$(if $(FLAVOUR),--flavour $(FLAVOUR))
 
+## download and unpack the guest kernel image of KREL
 kernel: kdir
 	@$(FWQ_TOP)/scripts/get-kernel.sh $(KREL)
 
 # What the tracepoints cost: fwq_bench S1 with them disabled, compiled out
 # (FWQ_TRACE=n) and enabled, in one boot. ROUNDS= rounds (default 5).
 .PHONY: trace-cost
+## what fwq's tracepoints cost on enqueue (ROUNDS=n)
 trace-cost: modules
 	@$(FWQ_TOP)/scripts/trace-cost.sh $(if $(ROUNDS),--rounds $(ROUNDS))
 
+## print the version
 version:
 	@echo $(VERSION)
 
+## this list, generated from the "## " line above each rule
 help:
 	@echo "fwq $(VERSION) targets:"
-	@echo "  make                 build fwq.ko, fwq_bench.ko, fwq_test.ko"
-	@echo "  make check           deps, build, lint, DKMS, VM tests; ends 'N passed, N failed'"
-	@echo "  make bench           the benchmark suite in QEMU guests (bench/bench.mk, bench/README.md)"
-	@echo "  make lint            checkpatch --strict, W=1 + sparse (C=2), shellcheck"
-	@echo "  make deps            install missing Debian packages"
-	@echo "  make vm              one VM run (PRESET=small|wide PLAN=name TIMEOUT=s APPEND=...)"
-	@echo "  make selfcheck-harness  prove the harness fails a bad run"
-	@echo "  make trace-cost      what fwq's tracepoints cost on enqueue (ROUNDS=n)"
-	@echo "  make dkms-check      dkms add/build in a scratch tree (no system change)"
-	@echo "  make dkms-install    install fwq and fwq_bench with DKMS; make dkms-uninstall"
-	@echo "  make deb             build/deb/fwq-dkms_$(VERSION)_all.deb (DKMS sources, fwq-bench)"
-	@echo "  make check-distro    the fwq-dkms package in a booted Debian 12 guest (6.1, then 6.12)"
-	@echo "  make clean | distclean | kernel | version"
+	@awk '/^## / { d = (d == "" ? "" : d "\n                         ") substr($$0, 4); next } \
+		/^[a-z][a-z0-9-]*:/ && !/:=/ { \
+			printf "  make %-19s %s\n", substr($$0, 1, index($$0, ":") - 1), \
+				(d == "" ? "(undocumented)" : d) } \
+		{ d = "" }' $(MAKEFILE_LIST)
 	@echo "variables: KERNEL=$(KERNEL) ($$(ls $(FWQ_TOP)/scripts/kernels | tr '\n' ' ')) KDIR=$(KDIR)"
 	@echo "           KREL=$(KREL) FLAVOUR=$(FLAVOUR) FWQ_CACHE=$(FWQ_CACHE)"
 	@echo "           W= C= V= FWQ_TESTS=$(FWQ_TESTS) FWQ_TRACE=n (no tracepoints)"

@@ -18,11 +18,14 @@ REPEAT ?= 1
 
 .PHONY: bench bench-local bench-smoke
 
+## the benchmark suite in QEMU guests (REPEAT=N, BENCH_ARGS=...; bench/README.md)
 bench:
 	$(FWQ_TOP)/scripts/bench.sh --repeat $(REPEAT) $(BENCH_ARGS)
 
+## the same suite on this machine's running kernel (= fwq-bench)
 bench-local:
 	$(FWQ_TOP)/scripts/fwq-bench.sh $(BENCH_ARGS)
 
+## every bench scenario once, fields checked, no timings
 bench-smoke: modules
 	$(FWQ_TOP)/scripts/vm-run.sh --preset small --plan bench-smoke --timeout 600

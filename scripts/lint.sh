@@ -185,7 +185,23 @@ lint_kerneldoc() {
 	rm -f "$log"
 }
 
-[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc compat
+# lint_makehelp: make help lists every rule of the Makefiles with the "## "
+# line above it; a rule without one shows as "(undocumented)"
+lint_makehelp() {
+	local log rc=0
+
+	log=$(mktemp)
+	make -s -C "$FWQ_TOP" help > "$log" 2>&1 || rc=1
+	grep -q '^  make ' "$log" || rc=1
+	grep '(undocumented)' "$log" > "$log.bad" && rc=1
+	if [ $rc -ne 0 ] && [ -s "$log.bad" ]; then
+		mv "$log.bad" "$log"
+	fi
+	report makehelp $rc "$log"
+	rm -f "$log" "$log.bad"
+}
+
+[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc compat makehelp
 for what in "$@"; do
 	case "$what" in
 	checkpatch) lint_checkpatch ;;
@@ -196,6 +212,7 @@ for what in "$@"; do
 		;;
 	shell|shellcheck) lint_shellcheck ;;
 	kerneldoc) lint_kerneldoc ;;
+	makehelp) lint_makehelp ;;
 	*) fwq_die 2 "unknown lint check '$what'" ;;
 	esac
 done

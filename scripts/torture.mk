@@ -29,34 +29,41 @@ LANE ?= lockdep
 .PHONY: torture repro badinput debug-kernel debug-lane check-debug \
 	selfcheck-debug
 
+## fwq_torture.ko per flush variant with CPU hotplug (DURATION=s ONOFF=ms)
 torture: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan torture \
 		--timeout $$(( 2 * $(FWQ_NR_FLUSH) * ($(DURATION) + 120) + 300 )) \
 		--append "fwqt.duration=$(DURATION) fwqt.onoff=$(ONOFF) $(APPEND)" \
 		$(if $(FLAVOUR),--flavour $(FLAVOUR))
 
+## the H1/H8/H17 race reproducers
 repro: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) --plan repro \
 		--timeout 1800 $(if $(APPEND),--append "$(APPEND)") \
 		$(if $(FLAVOUR),--flavour $(FLAVOUR))
 
+## bad values to every debugfs file and module parameter
 badinput: modules
 	@$(FWQ_TOP)/scripts/vm-run.sh --preset $(PRESET) \
 		--plan torture-badinput --timeout 900 \
 		$(if $(FLAVOUR),--flavour $(FLAVOUR))
 
+## build (once) the LANE=lockdep|kcsan debug kernel
 debug-kernel:
 	@$(FWQ_TOP)/scripts/debug-kernel.sh --lane $(LANE)
 
+## torture-debug on a debug kernel (LANE=lockdep|kcsan|rt)
 debug-lane:
 	@$(FWQ_TOP)/scripts/debug-kernel-run.sh --lane $(LANE) \
 		--plan torture-debug --preset $(PRESET) --timeout 3600 \
 		--append "fwqt.duration=$(DEBUG_DURATION) fwqt.cycles=$(CYCLES) $(APPEND)"
 
+## prove that the debug lanes catch deliberate bugs
 selfcheck-debug:
 	@$(FWQ_TOP)/scripts/debug-kernel.sh --lane lockdep >/dev/null
 	@$(FWQ_TOP)/scripts/debug-kernel.sh --lane kcsan >/dev/null
 	@$(FWQ_TOP)/scripts/selfcheck-debug.sh
 
+## the debug lanes of scripts/check.d/debug/, make check's format
 check-debug:
 	@FWQ_CHECK_LANES='debug/*' FWQ_CHECK_SKIP_LINT=1 $(FWQ_TOP)/scripts/check.sh
