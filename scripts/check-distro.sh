@@ -67,8 +67,6 @@ out=$(cd "$out" && pwd)
 t_start=$(fwq_now)
 suite=bookworm
 n=0
-passed=0
-failed=0
 
 # step NAME CMD...: one test line; the output in $out/NAME.log
 step() {
@@ -82,12 +80,12 @@ step() {
 	"$@" > "$out/$name.log" 2>&1 < /dev/null &
 	wait $! || rc=$?
 	if [ $rc -eq 0 ]; then
-		echo "ok $n distro.$name # $(fwq_elapsed "$start")s${note:+ ($note)}"
-		passed=$((passed + 1))
+		fwq_tap_result 0 "$n distro.$name" \
+			"$(fwq_elapsed "$start")s${note:+ ($note)}"
 	else
 		tail -n 20 "$out/$name.log" | sed 's/^/# /'
-		echo "not ok $n distro.$name # exit $rc, $(fwq_elapsed "$start")s"
-		failed=$((failed + 1))
+		fwq_tap_result $rc "$n distro.$name" \
+			"exit $rc, $(fwq_elapsed "$start")s" || :
 	fi
 	note=
 	return $rc
@@ -97,8 +95,7 @@ note=
 finish() {
 	echo "# results in $out"
 	echo "# check-distro wall time: $(fwq_elapsed "$t_start")s"
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
+	fwq_tap_summary
 	exit
 }
 
@@ -237,8 +234,7 @@ guest_tests() {
 
 	[ -s "$f" ] || return 0
 	sed -E "s/^(ok|not ok) [0-9]+ /\1 distro.$1./" "$f"
-	passed=$((passed + $(grep -c '^ok ' "$f" || true)))
-	failed=$((failed + $(grep -c '^not ok ' "$f" || true)))
+	fwq_tap_count "$f"
 }
 
 install_612() {

@@ -40,9 +40,6 @@ CHECK_TOP=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-check${FLAVOUR:+-$FLAVOUR}
 mkdir -p "$CHECK_TOP"
 # the test name prefix of this pass ("" for the default kernel)
 pfx=
-passed=0
-failed=0
-skipped=0
 
 # show FILE: print the test lines of FILE, named for this pass
 show() {
@@ -51,35 +48,18 @@ show() {
 
 # count FILE: tally the ok/not ok/skip lines of FILE.
 count() {
-	local p f s
-
-	p=$(grep -c '^ok ' "$1")
-	f=$(grep -c '^not ok ' "$1")
-	s=$(grep -c '^skip ' "$1")
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + s))
+	fwq_tap_count "$1"
 }
 
+# result NAME RC [WHY]: one test line of this pass (returns 0 either way)
 result() {
-	local name=$1 rc=$2 why=${3:-}
-
-	name=$pfx$name
-	if [ "$rc" -eq 0 ]; then
-		echo "ok $name${why:+ # $why}"
-		passed=$((passed + 1))
-	else
-		echo "not ok $name${why:+ # $why}"
-		failed=$((failed + 1))
-	fi
+	fwq_tap_result "$2" "$pfx$1" "${3:-}" || :
 }
 
 finish() {
 	echo "# logs in $CHECK_TOP"
 	echo "# make check wall time: $(fwq_elapsed "$check_start")s"
-	[ "$skipped" -eq 0 ] || echo "# $skipped skipped"
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
+	fwq_tap_summary
 	exit
 }
 

@@ -50,8 +50,6 @@ printf 'none [integrity] confidentiality\n' > "$tmp/lockdown-on"
 printf '[none] integrity confidentiality\n' > "$tmp/lockdown-off"
 
 n=0
-passed=0
-failed=0
 
 # expect NAME RC TEXT MODE [VAR=VALUE...]: run fwq-bench --quick under the
 # fakes (MODE: nobody, plain or mounted) and check its exit code and that
@@ -83,12 +81,10 @@ expect() {
 	esac
 	n=$((n + 1))
 	if [ "$rc" -eq "$want" ] && grep -qF -- "$text" "$out"; then
-		echo "ok $n $name"
-		passed=$((passed + 1))
+		fwq_tap_result 0 "$n $name"
 	else
 		sed 's/^/# /' "$out"
-		echo "not ok $n $name # exit $rc (want $want and \"$text\")"
-		failed=$((failed + 1))
+		fwq_tap_result 1 "$n $name" "exit $rc (want $want and \"$text\")" || :
 	fi
 }
 
@@ -108,5 +104,4 @@ expect load_failed 7 "loading fwq failed: modprobe: ERROR: could not insert 'fwq
 	mounted FAKE_MODINFO_RC=0 \
 	FAKE_LOAD_ERR="modprobe: ERROR: could not insert 'fwq': Invalid argument"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+fwq_tap_summary

@@ -40,8 +40,6 @@ done
 
 out=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-hang-matrix
 mkdir -p "$out"
-passed=0
-failed=0
 for cfg in "$@"; do
 	qemu=
 	accel=tcg,thread=multi
@@ -67,15 +65,12 @@ for cfg in "$@"; do
 		ok=$(grep -cE '^ok [0-9]+ (toggle|cycle)_' "$d/ktap.txt")
 		line="$cfg run $r: exit $rc, $ok/$steps steps, $(tail -n 1 "$d/summary.txt" | sed 's/.*; \([0-9.]*s\); .*/\1/')"
 		if [ "$rc" -eq 0 ]; then
-			echo "ok $line"
-			passed=$((passed + 1))
+			fwq_tap_result 0 "$line"
 		else
-			echo "not ok $line # $(tail -n 1 "$d/summary.txt")"
-			failed=$((failed + 1))
+			fwq_tap_result "$rc" "$line" "$(tail -n 1 "$d/summary.txt")" || :
 		fi
 		r=$((r + 1))
 	done
 done
 echo "# logs in $out"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+fwq_tap_summary

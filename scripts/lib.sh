@@ -311,3 +311,50 @@ fwq_copy_sources() {
 			[ -f "$f" ] && printf '%s\n' "$f"
 		done | cpio -pdm --quiet "$dir")
 }
+
+# The tally of a script that prints one "ok NAME" / "not ok NAME" line per
+# test and ends with "N passed, N failed" (check.sh, check-distro.sh,
+# selfcheck.sh, hang-matrix.sh, fwq-bench-test.sh). FWQ_TAP_LOG, when set,
+# is a file that gets a copy of every result line.
+fwq_tap_passed=0
+fwq_tap_failed=0
+fwq_tap_skipped=0
+
+# fwq_tap_result RC NAME [NOTE]: "ok NAME # NOTE" when RC is 0, else
+# "not ok NAME # NOTE"; counted. Returns 0 for ok, 1 for not ok.
+fwq_tap_result() {
+	local line
+
+	if [ "$1" -eq 0 ]; then
+		line="ok $2${3:+ # $3}"
+		fwq_tap_passed=$((fwq_tap_passed + 1))
+	else
+		line="not ok $2${3:+ # $3}"
+		fwq_tap_failed=$((fwq_tap_failed + 1))
+	fi
+	echo "$line"
+	[ -z "${FWQ_TAP_LOG:-}" ] || echo "$line" >> "$FWQ_TAP_LOG"
+	[ "$1" -eq 0 ]
+}
+
+# fwq_tap_count FILE: add the "ok" / "not ok" / "skip" lines of FILE (results
+# printed by another script) to the tally
+fwq_tap_count() {
+	local p f s
+
+	# grep -c prints 0 and fails when nothing matches
+	p=$(grep -c '^ok ' "$1") || :
+	f=$(grep -c '^not ok ' "$1") || :
+	s=$(grep -c '^skip ' "$1") || :
+	fwq_tap_passed=$((fwq_tap_passed + p))
+	fwq_tap_failed=$((fwq_tap_failed + f))
+	fwq_tap_skipped=$((fwq_tap_skipped + s))
+}
+
+# fwq_tap_summary: "N passed, N failed" (and a "# N skipped" line before it
+# when some were); returns 1 if any test failed
+fwq_tap_summary() {
+	[ "$fwq_tap_skipped" -eq 0 ] || echo "# $fwq_tap_skipped skipped"
+	echo "$fwq_tap_passed passed, $fwq_tap_failed failed"
+	[ "$fwq_tap_failed" -eq 0 ]
+}

@@ -38,16 +38,11 @@ fi
 make -s modules > "$out/build-tree.log" 2>&1 || fwq_die 2 "make modules failed"
 ko=$FWQ_TOP/scripts/selfcheck/fwq_selfcheck.ko
 
-# say LINE: a case's result, also kept in OUT/tests.txt (make check lists
+# every case's result line is also kept in OUT/tests.txt (make check lists
 # the cases of its selfcheck_harness lane from there)
 : > "$out/tests.txt"
-say() {
-	echo "$*"
-	echo "$*" >> "$out/tests.txt"
-}
+FWQ_TAP_LOG=$out/tests.txt
 
-passed=0
-failed=0
 # judge NAME OK-COMMENT NOT-OK-COMMENT CMD...: a case whose verdict is
 # CMD's exit status (a check of what an earlier case left behind)
 judge() {
@@ -55,11 +50,9 @@ judge() {
 
 	shift 3
 	if "$@"; then
-		say "ok selfcheck.$name # $okc"
-		passed=$((passed + 1))
+		fwq_tap_result 0 "selfcheck.$name" "$okc"
 	else
-		say "not ok selfcheck.$name # $nokc"
-		failed=$((failed + 1))
+		fwq_tap_result 1 "selfcheck.$name" "$nokc" || :
 	fi
 }
 # expect NAME RC VM-RUN-ARGS...
@@ -73,11 +66,10 @@ expect() {
 	rc=$?
 	tail -n 1 "$out/$name.log" | sed 's/^/# /'
 	if [ "$rc" -eq "$want" ]; then
-		say "ok selfcheck.$name # exit $rc as expected, $(fwq_elapsed "$start")s"
-		passed=$((passed + 1))
+		fwq_tap_result 0 "selfcheck.$name" \
+			"exit $rc as expected, $(fwq_elapsed "$start")s"
 	else
-		say "not ok selfcheck.$name # exit $rc, expected $want"
-		failed=$((failed + 1))
+		fwq_tap_result 1 "selfcheck.$name" "exit $rc, expected $want" || :
 	fi
 }
 
@@ -91,11 +83,11 @@ scan() {
 	rc=$?
 	n=$(grep -c . "$out/scan-$1.foreign")
 	if [ "$rc" -eq "$2" ] && [ "$n" -eq "$3" ]; then
-		say "ok selfcheck.scan_$1 # exit $rc, $n foreign KCSAN report(s), as expected"
-		passed=$((passed + 1))
+		fwq_tap_result 0 "selfcheck.scan_$1" \
+			"exit $rc, $n foreign KCSAN report(s), as expected"
 	else
-		say "not ok selfcheck.scan_$1 # exit $rc and $n foreign, expected $2 and $3"
-		failed=$((failed + 1))
+		fwq_tap_result 1 "selfcheck.scan_$1" \
+			"exit $rc and $n foreign, expected $2 and $3" || :
 	fi
 }
 scan kcsan-foreign 0 1
@@ -152,5 +144,4 @@ judge silent_is_stall "reported as a stall, not a timeout" \
 has_diag silent vcpus '^CPU#0 RIP='
 expect missing_plan 2 --preset small --plan "$out/no-such.plan"
 echo "# logs in $out"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+fwq_tap_summary
