@@ -49,6 +49,21 @@ static u64 median_u64(u64 *v, unsigned int n)
 	return v[n / 2];
 }
 
+/*
+ * The end of a kthread whose work is done: park without burning the CPU
+ * until kthread_stop(), which needs the task until it is called.
+ */
+static int bench_park(void)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
 struct floor_wake {
 	struct task_struct *sleeper;
 	atomic_t woken;
@@ -97,14 +112,7 @@ static int floor_waker_fn(void *arg)
 		}
 	}
 	complete(&fw->measured);
-	/* kthread_stop() needs the task until it is called */
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return bench_park();
 }
 
 /*
@@ -256,14 +264,7 @@ static int bench_kthread(void *arg)
 	if (atomic_dec_and_test(&run->running))
 		complete(&run->all_done);
 
-	/* park without burning the CPU until kthread_stop() */
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return bench_park();
 }
 
 /* The n-th CPU of the placement mask, round robin. */
