@@ -747,17 +747,34 @@ bool fwq_assign_work(struct fwq_work *work, struct fwq_worker *worker,
 		     struct fwq_work **nextp);
 void fwq_process_scheduled_works(struct fwq_worker *worker);
 int fwq_worker_thread(void *data);
-int fwq_rescuer_thread(void *data);
 struct fwq_worker *fwq_current_worker(void);
+
+/* manager.c */
+struct fwq_worker *fwq_alloc_worker(int node, enum fwq_obj obj);
+int fwq_create_worker(struct fwq_pool *pool);
+bool fwq_manage_workers(struct fwq_worker *worker);
+bool fwq_pool_claim_manager(struct fwq_pool *pool);
+
+/* cull.c */
+void fwq_set_worker_dying(struct fwq_worker *worker, struct list_head *list);
+void fwq_detach_dying_workers(struct list_head *cull_list);
+void fwq_reap_dying_workers(struct list_head *cull_list);
+void fwq_idle_timer_fn(struct timer_list *t);
+void fwq_idle_cull_fn(struct work_struct *work);
+
+/* rescuer.c */
+void fwq_mayday_cursor_func(struct fwq_work *work);
+void fwq_init_mayday_cursor(struct fwq_pwq *pwq);
+void fwq_pool_mayday_timeout(struct timer_list *t);
+int fwq_init_rescuer(struct fwq_workqueue *wq);
+int fwq_rescuer_thread(void *data);
 
 /* pool.c */
 void fwq_kthread_no_setaffinity(struct task_struct *task);
 typedef void (*fwq_pool_fn)(struct fwq_pool *pool);
-int fwq_create_worker(struct fwq_pool *pool);
 void fwq_worker_attach_to_pool(struct fwq_worker *worker,
 			       struct fwq_pool *pool);
 void fwq_worker_detach_from_pool(struct fwq_worker *worker);
-bool fwq_manage_workers(struct fwq_worker *worker);
 struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs);
 void fwq_put_unbound_pool(struct fwq_pool *pool);
 struct fwq_pool *fwq_cpu_pool(int cpu, const struct fwq_variant *v,
@@ -806,7 +823,6 @@ const struct cpumask *fwq_pool_allowed_cpus(struct fwq_pool *pool);
 void fwq_cpu_pools_apply(int cpu, fwq_pool_fn fn);
 void fwq_unbound_pools_apply(fwq_pool_fn fn);
 void fwq_pools_show(struct seq_file *m);
-void fwq_pool_mayday_timeout(struct timer_list *t);
 void fwq_pool_sanity(struct fwq_pool *pool);
 
 /* queue.c */
@@ -839,7 +855,6 @@ void fwq_unbound_wq_update_pwq(struct fwq_workqueue *wq, int cpu,
 			       int off_cpu);
 void fwq_wqs_show(struct seq_file *m);
 void fwq_nr_active_show(struct seq_file *m);
-void fwq_send_mayday(struct fwq_work *work, struct fwq_wake_batch *wb);
 
 /* cm.c */
 void fwq_cm_init(void);

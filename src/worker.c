@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: the worker thread, process_one_work and the rescuer.
+ * fwq: the worker thread and process_one_work (the rescuer's thread is in
+ * rescuer.c).
  *
  * fwq workers never carry PF_WQ_WORKER (the scheduler would then call the
  * kernel's workqueue hooks on fwq's worker struct). A thread is recognised as
@@ -15,8 +16,6 @@
 
 #include "internal.h"
 #include "fwq_trace.h"
-
-atomic64_t fwq_rescuer_requeues;
 
 /* does concurrency management count this pool's running workers? */
 static bool fwq_pool_cm_counts(struct fwq_pool *pool)
@@ -168,11 +167,6 @@ void fwq_move_linked_works(struct fwq_work *work, struct list_head *head,
 	}
 	if (nextp)
 		*nextp = n;
-}
-
-static void fwq_mayday_cursor_func(struct fwq_work *work)
-{
-	pr_err("mayday cursor executed\n");
 }
 
 /**
@@ -382,120 +376,4 @@ sleep:
 	fwq_pool_unlock_irq_issue(pool, &worker->wb);
 	schedule();
 	goto woke_up;
-}
-
-/*
- * The rescuer. It serves the maydays of one FWQ_MEM_RECLAIM workqueue:
- * pools that could not create a worker in time send the pwqs of their
- * waiting items here.
- */
-static bool fwq_assign_rescuer_work(struct fwq_pwq *pwq,
-				    struct fwq_worker *rescuer)
-{
-	struct fwq_pool *pool = pwq->pool;
-	struct fwq_work *cursor = &pwq->mayday_cursor;
-	struct fwq_work *work, *n;
-
-	if (!pwq->nr_active || !fwq_need_to_create_worker(pool))
-		return false;
-
-	/* start after the cursor if it is still on the worklist */
-	if (list_empty(&cursor->entry))
-		work = list_first_entry(&pool->worklist, struct fwq_work, entry);
-	else
-		work = list_next_entry(cursor, entry);
-
-	list_for_each_entry_safe_from(work, n, &pool->worklist, entry) {
-		if (work->func == fwq_mayday_cursor_func)
-			continue;
-		if (fwq_work_pwq(work) == pwq &&
-		    fwq_assign_work(work, rescuer, &n)) {
-			pwq->stats[PWQ_STAT_RESCUED]++;
-			/* cursor right before the next item */
-			list_move_tail(&cursor->entry, &n->entry);
-			return true;
-		}
-	}
-	/* nothing after the cursor: it stays for a requeued turn */
-	return false;
-}
-
-int fwq_rescuer_thread(void *data)
-{
-	struct fwq_worker *rescuer = data;
-	struct fwq_workqueue *wq = rescuer->rescue_wq;
-	bool should_stop;
-
-repeat:
-	set_current_state(TASK_IDLE);
-	should_stop = kthread_should_stop();
-
-	raw_spin_lock_irq(&fwq_mayday_lock);
-	while (!list_empty(&wq->maydays)) {
-		struct fwq_pwq *pwq = list_first_entry(&wq->maydays,
-						       struct fwq_pwq,
-						       mayday_node);
-		struct fwq_pool *pool = pwq->pool;
-		unsigned int count = 0;
-
-		__set_current_state(TASK_RUNNING);
-		list_del_init(&pwq->mayday_node);
-		raw_spin_unlock_irq(&fwq_mayday_lock);
-
-		fwq_worker_attach_to_pool(rescuer, pool);
-
-		fwq_pool_lock_irq(pool);
-		while (fwq_assign_rescuer_work(pwq, rescuer)) {
-			fwq_process_scheduled_works(rescuer);
-			/*
-			 * A batch done and other pwqs waiting: let them in
-			 * first and come back to this one, if it still needs
-			 * help. Alone on the list, it just goes on.
-			 */
-			if (++count > FWQ_RESCUER_BATCH &&
-			    !list_empty(&wq->maydays) && pwq->nr_active &&
-			    fwq_need_to_create_worker(pool)) {
-				raw_spin_lock(&fwq_mayday_lock);
-				/* not if destroy took the rescuer away */
-				if (wq->rescuer &&
-				    list_empty(&pwq->mayday_node)) {
-					fwq_get_pwq(pwq);
-					list_add_tail(&pwq->mayday_node,
-						      &wq->maydays);
-					atomic64_inc(&fwq_rescuer_requeues);
-				}
-				raw_spin_unlock(&fwq_mayday_lock);
-				break;
-			}
-		}
-		/* a requeued pwq keeps its place; otherwise no one watches it */
-		if (list_empty(&pwq->mayday_node))
-			list_del_init(&pwq->mayday_cursor.entry);
-		fwq_kick_pool(pool, &rescuer->wb, wq, FWQ_SITE_OTHER);
-		fwq_pool_unlock_irq_issue(pool, &rescuer->wb);
-
-		fwq_worker_detach_from_pool(rescuer);
-		/* the reference taken by send_mayday */
-		fwq_put_pwq_unlocked(pwq);
-
-		raw_spin_lock_irq(&fwq_mayday_lock);
-	}
-	raw_spin_unlock_irq(&fwq_mayday_lock);
-
-	if (should_stop) {
-		__set_current_state(TASK_RUNNING);
-		return 0;
-	}
-	schedule();
-	goto repeat;
-}
-
-/* exported for the mayday cursor init in wq.c */
-void fwq_init_mayday_cursor(struct fwq_pwq *pwq);
-void fwq_init_mayday_cursor(struct fwq_pwq *pwq)
-{
-	FWQ_INIT_WORK(&pwq->mayday_cursor, fwq_mayday_cursor_func);
-	atomic_long_set(&pwq->mayday_cursor.data,
-			(unsigned long)pwq | FWQ_WORK_STRUCT_PENDING |
-			FWQ_WORK_STRUCT_PWQ | FWQ_WORK_STRUCT_INACTIVE);
 }

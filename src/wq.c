@@ -14,8 +14,6 @@
 
 #include "internal.h"
 
-void fwq_init_mayday_cursor(struct fwq_pwq *pwq);
-
 static bool fwq_variant_valid(const struct fwq_variant *v)
 {
 	return (unsigned int)v->wake < FWQ_WAKE_NR &&
@@ -509,44 +507,6 @@ static int fwq_alloc_percpu_pwqs(struct fwq_workqueue *wq)
 	return 0;
 }
 
-static int fwq_init_rescuer(struct fwq_workqueue *wq)
-{
-	struct fwq_worker *rescuer;
-	struct task_struct *task;
-
-	if (!(wq->flags & FWQ_MEM_RECLAIM))
-		return 0;
-	rescuer = kzalloc(sizeof(*rescuer), GFP_KERNEL);
-	if (!rescuer)
-		return -ENOMEM;
-	atomic_inc(&fwq_objects[FWQ_OBJ_RESCUER]);
-	INIT_LIST_HEAD(&rescuer->entry);
-	INIT_LIST_HEAD(&rescuer->scheduled);
-	INIT_LIST_HEAD(&rescuer->node);
-	INIT_LIST_HEAD(&rescuer->dying_node);
-	rescuer->flags = WORKER_PREP;
-	rescuer->current_color = INT_MAX;
-	rescuer->rescue_wq = wq;
-	task = kthread_create(fwq_rescuer_thread, rescuer, "fwq/R-%s",
-			      wq->name);
-	if (IS_ERR(task)) {
-		atomic_dec(&fwq_objects[FWQ_OBJ_RESCUER]);
-		kfree(rescuer);
-		return PTR_ERR(task);
-	}
-	get_task_struct(task);
-	rescuer->task = task;
-	/* as mainline: the highest priority, and no setaffinity from outside */
-	set_user_nice(task, MIN_NICE);
-	fwq_kthread_no_setaffinity(task);
-	wq->rescuer = rescuer;
-	wake_up_process(task);
-	return 0;
-}
-
-/* tear down the pwqs of a workqueue that never went live */
-atomic64_t fwq_put_walk_waits;
-
 static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 {
 	struct fwq_pwq *pwq;
@@ -838,27 +798,6 @@ void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st)
 	mutex_unlock(&wq->mutex);
 }
 EXPORT_SYMBOL_GPL(fwq_workqueue_get_stats);
-
-/* under pool->lock and fwq_mayday_lock */
-void fwq_send_mayday(struct fwq_work *work, struct fwq_wake_batch *wb)
-{
-	struct fwq_pwq *pwq = fwq_work_pwq(work);
-	struct fwq_workqueue *wq;
-
-	lockdep_assert_held(&fwq_mayday_lock);
-	if (!pwq)
-		return;
-	wq = pwq->wq;
-	if (!wq->rescuer)
-		return;
-	if (list_empty(&pwq->mayday_node)) {
-		fwq_get_pwq(pwq);
-		list_add_tail(&pwq->mayday_node, &wq->maydays);
-		pwq->stats[PWQ_STAT_MAYDAY]++;
-		fwq_wake_batch_add(wb, wq->rescuer->task, wq, FWQ_SITE_OTHER,
-				   true);
-	}
-}
 
 static void fwq_wq_show_one(struct seq_file *m, struct fwq_workqueue *wq)
 {
