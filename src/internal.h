@@ -846,6 +846,8 @@ void fwq_wq_put(struct fwq_workqueue *wq);
 /* flush.c */
 bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
 		     int flush_color, int work_color);
+
+/* barrier.c */
 bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
 
 /* wq.c */
