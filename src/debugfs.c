@@ -22,6 +22,8 @@
  *                       workers, rescuers (leak checks)
  *   fail_create_worker  0/1: make worker creation by the manager fail
  *   idle_timeout_ms     idle worker timeout (1..3600000)
+ *                       (these two are params.c's parameters marked for
+ *                       debugfs, with the same range and checks)
  *   lockstat            0/1: pool->lock hold/wait histograms (and dump)
  *
  * Every file rejects a bad write with -EINVAL, one log line, and no change;
@@ -235,19 +237,12 @@ static int fwq_check_show(struct seq_file *m, void *v)
 
 FWQ_DEBUGFS_RO(check);
 
-/* writable unsigned knobs with a range */
-struct fwq_uint_knob {
-	const char *name;
-	unsigned int *val;
-	unsigned int min, max;
-	void (*apply)(unsigned int val);
-};
-
+/* writable unsigned knobs: params.c's parameters marked debugfs, lockstat */
 static int fwq_knob_show(struct seq_file *m, void *v)
 {
-	struct fwq_uint_knob *k = m->private;
+	const struct fwq_uint_param *p = m->private;
 
-	seq_printf(m, "%u\n", READ_ONCE(*k->val));
+	seq_printf(m, "%u\n", READ_ONCE(*p->val));
 	return 0;
 }
 
@@ -259,26 +254,20 @@ static int fwq_knob_open(struct inode *inode, struct file *file)
 static ssize_t fwq_knob_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct file *file = iocb->ki_filp;
-	struct fwq_uint_knob *k = ((struct seq_file *)file->private_data)->private;
+	const struct fwq_uint_param *p =
+		((struct seq_file *)file->private_data)->private;
 	size_t count = iov_iter_count(from);
-	unsigned int val;
 	char buf[24];
-	int ret = -EINVAL;
 
-	if (count && count < sizeof(buf) &&
-	    copy_from_iter(buf, count, from) == count) {
-		buf[count] = '\0';
-		ret = kstrtouint(buf, 0, &val);
-	}
-	if (ret || val < k->min || val > k->max) {
-		pr_warn("debugfs %s: bad value (want %u..%u), unchanged\n",
-			k->name, k->min, k->max);
+	if (!count || count >= sizeof(buf) ||
+	    copy_from_iter(buf, count, from) != count) {
+		pr_warn("debugfs %s: bad write of %zu bytes (want %u..%u), unchanged\n",
+			p->name, count, p->min, p->max);
 		return -EINVAL;
 	}
-	if (k->apply)
-		k->apply(val);
-	else
-		WRITE_ONCE(*k->val, val);
+	buf[count] = '\0';
+	if (fwq_uint_param_store(p, buf, "debugfs"))
+		return -EINVAL;
 	return count;
 }
 
@@ -293,19 +282,15 @@ static const struct file_operations fwq_knob_fops = {
 
 static unsigned int fwq_lockstat_on;
 
-static void fwq_lockstat_apply(unsigned int val)
+static void fwq_lockstat_changed(void)
 {
-	WRITE_ONCE(fwq_lockstat_on, val);
-	fwq_lockstat_enable(val);
+	fwq_lockstat_enable(READ_ONCE(fwq_lockstat_on));
 }
 
-static struct fwq_uint_knob fwq_knobs[] = {
-	{ "fail_create_worker", &fwq_fail_create_worker, 0, 1, NULL },
-	{ "idle_timeout_ms", &fwq_idle_timeout_ms, 1, 3600000, NULL },
-};
-
-static struct fwq_uint_knob fwq_lockstat_knob = {
-	"lockstat", &fwq_lockstat_on, 0, 1, fwq_lockstat_apply,
+/* debugfs only: the histograms cost a clock read per lock cycle */
+static const struct fwq_uint_param fwq_lockstat_knob = {
+	.name = "lockstat", .val = &fwq_lockstat_on, .min = 0, .max = 1,
+	.changed = fwq_lockstat_changed, .debugfs = true,
 };
 
 static int fwq_lockstat_dump_show(struct seq_file *m, void *v)
@@ -354,9 +339,7 @@ static const struct fwq_debugfs_file fwq_debugfs_files[] = {
 	{ "debug_counters", 0444, NULL, &fwq_debug_counters_fops },
 	{ "objects", 0444, NULL, &fwq_objects_fops },
 	{ "lockstat_dump", 0444, NULL, &fwq_lockstat_dump_fops },
-	{ "fail_create_worker", 0644, &fwq_knobs[0], &fwq_knob_fops },
-	{ "idle_timeout_ms", 0644, &fwq_knobs[1], &fwq_knob_fops },
-	{ "lockstat", 0644, &fwq_lockstat_knob, &fwq_knob_fops },
+	{ "lockstat", 0644, (void *)&fwq_lockstat_knob, &fwq_knob_fops },
 };
 
 void fwq_debugfs_init(void)
@@ -368,5 +351,12 @@ void fwq_debugfs_init(void)
 		f = &fwq_debugfs_files[i];
 		debugfs_create_file_unsafe(f->name, f->mode, fwq_debugfs_root,
 					   f->data, f->fops);
+	}
+	for (i = 0; i < fwq_nr_uint_params; i++) {
+		if (fwq_uint_params[i].debugfs)
+			debugfs_create_file_unsafe(fwq_uint_params[i].name, 0644,
+						   fwq_debugfs_root,
+						   (void *)&fwq_uint_params[i],
+						   &fwq_knob_fops);
 	}
 }

@@ -534,7 +534,7 @@ enum fwq_obj {
 
 extern atomic_t fwq_objects[FWQ_OBJ_NR];
 
-/* debug knobs for the race reproducers (main.c), all 0 by default */
+/* debug knobs for the race reproducers (params.c), all 0 by default */
 extern unsigned int fwq_dbg_kick_delay_us;
 extern bool fwq_dbg_force_cull;
 extern bool fwq_dbg_flush_skip_idle;
@@ -544,6 +544,24 @@ extern bool fwq_dbg_put_walk_wait;
 extern atomic64_t fwq_put_walk_waits;
 extern atomic64_t fwq_cm_sb_windows;
 extern bool fwq_cull_rekick;
+
+/*
+ * An unsigned module parameter with its range (params.c's table, which
+ * debugfs's knobs reuse). @changed runs after an accepted write; @debugfs:
+ * also a file in /sys/kernel/debug/fwq/.
+ */
+struct fwq_uint_param {
+	const char *name;
+	unsigned int *val;
+	unsigned int min, max;
+	void (*changed)(void);
+	bool debugfs;
+};
+
+extern const struct fwq_uint_param fwq_uint_params[];
+extern const unsigned int fwq_nr_uint_params;
+int fwq_uint_param_store(const struct fwq_uint_param *p, const char *val,
+			 const char *where);
 
 /* a global debug counter by name (main.c): debugfs and fwq_debug_counter() */
 struct fwq_debug_counter_ent {

@@ -1,44 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: module init and exit, global state, engine module parameters.
- *
- * Parameters (the variant and scope defaults live in variant.c):
- *   idle_timeout_ms     idle worker timeout before the cull, 1..3600000
- *                       (mainline: 300 s); also in debugfs
- *   fail_create_worker  0/1 fault injection: the manager's worker creation
- *                       fails (the first worker of a pool is exempt)
- *   watchdog_thresh_ms  stall watchdog threshold, 0 (off)..3600000
- *                       (default 30000; mainline: 30 s). See watchdog.c.
- *   cm_mode             "notifier" (default) or "off"; read at load only.
- *                       See cm.c.
- *   cpu_intensive_thresh_us
- *                       an item of a per-CPU pool under concurrency
- *                       management that runs this long (CPU time) without
- *                       sleeping becomes CPU-intensive; 0 turns the
- *                       detection off; 0..10000000, default 10000 as in
- *                       mainline. See cm.c.
- *   cull_rekick         1 (default): an idle cull that finds work pending
- *                       after reaping kicks a worker, so an H1 race (a kicked
- *                       worker culled before it ran) strands nothing. 0 keeps
- *                       the hole open for the torture reproducer.
- *
- * Debug knobs for the race reproducers (default 0 = production behaviour):
- *   dbg_kick_delay_us   busy-wait between pick and deferred wakeup (H1)
- *   dbg_force_cull      with dbg_kick_delay_us: every kick queues a cull that
- *                       reaps every idle_list worker, no floor, no age (H1)
- *   dbg_flush_skip_idle flush visits skip pwqs with nothing in flight (H8,
- *                       deliberately broken)
- *   dbg_cm_sb           0..2: an enqueue onto a per-CPU pool waits, under
- *                       pool->lock, for the running worker to block between
- *                       its worklist insert and its nr_running read; 1 puts
- *                       the read first (the order before the smp_mb() in
- *                       fwq_need_more_worker(), a lost wakeup), 2 keeps the
- *                       fixed order (see cm.c)
- *   dbg_put_walk_wait   the pwq put walk of a destroy, once the per-CPU
- *                       pwqs are put, waits for their release and for an
- *                       RCU grace period before it reads the default pwq:
- *                       the window of the use-after-free that pinning the
- *                       workqueue for the walk closed (wq.c; H18), made certain
+ * fwq: module init and exit, global state, and the debug counter table.
+ * The module parameters are in params.c (variant defaults: variant.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -73,127 +36,6 @@ cpumask_var_t fwq_online_cpumask;
 atomic64_t fwq_misuse_count;
 atomic_t fwq_objects[FWQ_OBJ_NR];
 atomic64_t fwq_consistency_errors;
-
-unsigned int fwq_idle_timeout_ms = 300000;
-unsigned int fwq_fail_create_worker;
-bool fwq_cm_enabled = true;
-
-static int fwq_uint_range_set(const char *val, const struct kernel_param *kp,
-			      unsigned int min, unsigned int max)
-{
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v < min || v > max) {
-		pr_warn("parameter %s: bad value '%s' (want %u..%u), unchanged\n",
-			kp->name, val, min, max);
-		return -EINVAL;
-	}
-	WRITE_ONCE(*(unsigned int *)kp->arg, v);
-	return 0;
-}
-
-static inline void fwq_param_no_hook(void)
-{
-}
-
-/*
- * FWQ_PARAM_UINT_RANGE_HOOK - an unsigned int module parameter that takes
- * only @_min..@_max: anything else gets -EINVAL, one log line, and no
- * change. @_hook, a void function without arguments, runs after each
- * accepted write, a write at load time (before the module's init) included.
- */
-#define FWQ_PARAM_UINT_RANGE_HOOK(_name, _var, _min, _max, _hook)	\
-	static int fwq_param_##_name##_set(const char *val,		\
-					   const struct kernel_param *kp) \
-	{								\
-		int ret = fwq_uint_range_set(val, kp, _min, _max);	\
-									\
-		if (!ret)						\
-			_hook();					\
-		return ret;						\
-	}								\
-	static const struct kernel_param_ops fwq_param_##_name##_ops = { \
-		.set = fwq_param_##_name##_set,				\
-		.get = param_get_uint,					\
-	};								\
-	module_param_cb(_name, &fwq_param_##_name##_ops, &(_var), 0644)
-
-/* FWQ_PARAM_UINT_RANGE - the same, without a hook */
-#define FWQ_PARAM_UINT_RANGE(_name, _var, _min, _max)			\
-	FWQ_PARAM_UINT_RANGE_HOOK(_name, _var, _min, _max, fwq_param_no_hook)
-
-FWQ_PARAM_UINT_RANGE(idle_timeout_ms, fwq_idle_timeout_ms, 1, 3600000);
-MODULE_PARM_DESC(idle_timeout_ms, "idle worker timeout in ms (1..3600000)");
-
-unsigned int fwq_cpu_intensive_thresh_us = 10000;
-
-FWQ_PARAM_UINT_RANGE(cpu_intensive_thresh_us, fwq_cpu_intensive_thresh_us, 0,
-		     10000000);
-MODULE_PARM_DESC(cpu_intensive_thresh_us,
-		 "CPU time in us after which a per-CPU item is CPU-intensive (0 off, 0..10000000)");
-
-FWQ_PARAM_UINT_RANGE(fail_create_worker, fwq_fail_create_worker, 0, 1);
-MODULE_PARM_DESC(fail_create_worker, "1: the manager's worker creation fails");
-
-FWQ_PARAM_UINT_RANGE_HOOK(watchdog_thresh_ms, fwq_watchdog_thresh_ms, 0,
-			  3600000, fwq_watchdog_thresh_changed);
-MODULE_PARM_DESC(watchdog_thresh_ms, "stall watchdog: report a pool with pending work and no progress for this long, in ms (0 = off, 0..3600000)");
-
-/* bool parameters: exactly 0/1/y/n/Y/N/on/off, else -EINVAL and a log line */
-static int fwq_strict_bool_set(const char *val, const struct kernel_param *kp)
-{
-	static const char *const yes[] = { "1", "y", "Y", "on" };
-	static const char *const no[] = { "0", "n", "N", "off" };
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(yes); i++) {
-		if (sysfs_streq(val, yes[i])) {
-			WRITE_ONCE(*(bool *)kp->arg, true);
-			return 0;
-		}
-		if (sysfs_streq(val, no[i])) {
-			WRITE_ONCE(*(bool *)kp->arg, false);
-			return 0;
-		}
-	}
-	pr_warn("parameter %s: bad value '%s' (want 0|1|y|n|on|off), unchanged\n",
-		kp->name, val);
-	return -EINVAL;
-}
-
-static const struct kernel_param_ops fwq_strict_bool_ops = {
-	.set = fwq_strict_bool_set,
-	.get = param_get_bool,
-};
-
-bool fwq_cull_rekick = true;
-module_param_cb(cull_rekick, &fwq_strict_bool_ops, &fwq_cull_rekick, 0644);
-MODULE_PARM_DESC(cull_rekick, "idle cull re-kicks when work is pending (H1 mitigation)");
-
-unsigned int fwq_dbg_kick_delay_us;
-
-FWQ_PARAM_UINT_RANGE(dbg_kick_delay_us, fwq_dbg_kick_delay_us, 0, 100000);
-MODULE_PARM_DESC(dbg_kick_delay_us, "debug: delay before deferred wakeups (0..100000)");
-
-bool fwq_dbg_force_cull;
-module_param_cb(dbg_force_cull, &fwq_strict_bool_ops, &fwq_dbg_force_cull,
-		0644);
-MODULE_PARM_DESC(dbg_force_cull, "debug: kicks trigger a full idle cull");
-
-bool fwq_dbg_flush_skip_idle;
-module_param_cb(dbg_flush_skip_idle, &fwq_strict_bool_ops,
-		&fwq_dbg_flush_skip_idle, 0644);
-MODULE_PARM_DESC(dbg_flush_skip_idle, "debug: broken flush skipping idle pwqs (H8)");
-
-bool fwq_dbg_put_walk_wait;
-module_param_cb(dbg_put_walk_wait, &fwq_strict_bool_ops,
-		&fwq_dbg_put_walk_wait, 0644);
-MODULE_PARM_DESC(dbg_put_walk_wait, "debug: the destroy's pwq put walk waits for the pwqs' release and a grace period");
-
-unsigned int fwq_dbg_cm_sb;
-
-FWQ_PARAM_UINT_RANGE(dbg_cm_sb, fwq_dbg_cm_sb, 0, 2);
-MODULE_PARM_DESC(dbg_cm_sb, "debug: widen the CM store-buffering window (0 off, 1 pre-fix order, 2 fixed order)");
 
 /*
  * Every global debug counter, once: debugfs "debug_counters" prints them in
@@ -232,33 +74,6 @@ u64 fwq_debug_counter(const char *name)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(fwq_debug_counter);
-
-static int fwq_cm_mode_set(const char *val, const struct kernel_param *kp)
-{
-	if (sysfs_streq(val, "notifier")) {
-		fwq_cm_enabled = true;
-		return 0;
-	}
-	if (sysfs_streq(val, "off")) {
-		fwq_cm_enabled = false;
-		return 0;
-	}
-	pr_warn("parameter cm_mode: bad value '%s' (want notifier|off), unchanged\n",
-		val);
-	return -EINVAL;
-}
-
-static int fwq_cm_mode_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n", fwq_cm_enabled ? "notifier" : "off");
-}
-
-static const struct kernel_param_ops fwq_cm_mode_ops = {
-	.set = fwq_cm_mode_set,
-	.get = fwq_cm_mode_get,
-};
-module_param_cb(cm_mode, &fwq_cm_mode_ops, NULL, 0444);
-MODULE_PARM_DESC(cm_mode, "per-CPU concurrency management: notifier|off");
 
 /**
  * fwq_version - the fwq version string

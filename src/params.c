@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq: the engine's module parameters, each written once in the tables
+ * below with its range, and the debugfs knobs made from them. The variant
+ * and scope defaults (variant=, wake=, ...) are in variant.c: their values
+ * come from the registry, include/fwq/variants.h.
+ *
+ * Every parameter takes exactly its range: a bad value (at load or later,
+ * through /sys/module/fwq/parameters/ or the debugfs knob) gets -EINVAL,
+ * one log line naming the range, and no change. A parameter's hook runs
+ * after each accepted write, one at load time (before the module's init)
+ * included.
+ *
+ * Debug knobs for the race reproducers default to 0, the production
+ * behaviour; each one's text says which hazard it opens (docs/hazards.md).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "internal.h"
+
+unsigned int fwq_idle_timeout_ms = 300000;
+unsigned int fwq_fail_create_worker;
+unsigned int fwq_cpu_intensive_thresh_us = 10000;
+unsigned int fwq_dbg_kick_delay_us;
+unsigned int fwq_dbg_cm_sb;
+bool fwq_cm_enabled = true;
+bool fwq_cull_rekick = true;
+bool fwq_dbg_force_cull;
+bool fwq_dbg_flush_skip_idle;
+bool fwq_dbg_put_walk_wait;
+
+/*
+ * FWQ_UINT_PARAMS(X): every unsigned parameter, as
+ * X(name, variable, min, max, hook after a write or NULL, debugfs knob too,
+ *   description).
+ */
+#define FWQ_UINT_PARAMS(X)						\
+	X(idle_timeout_ms, fwq_idle_timeout_ms, 1, 3600000, NULL, true,	\
+	  "idle worker timeout in ms before the cull "			\
+	  "(1..3600000; mainline: 300 s)")				\
+	X(cpu_intensive_thresh_us, fwq_cpu_intensive_thresh_us, 0,	\
+	  10000000, NULL, false,					\
+	  "CPU time in us after which a per-CPU item is "		\
+	  "CPU-intensive and leaves concurrency management (0 "		\
+	  "off, 0..10000000; see cm.c)")				\
+	X(fail_create_worker, fwq_fail_create_worker, 0, 1, NULL, true,	\
+	  "1: the manager's worker creation fails (the first "		\
+	  "worker of a pool is exempt)")				\
+	X(watchdog_thresh_ms, fwq_watchdog_thresh_ms, 0, 3600000,	\
+	  fwq_watchdog_thresh_changed, false,				\
+	  "stall watchdog: report a pool with pending work and "	\
+	  "no progress for this long, in ms (0 = off, "			\
+	  "0..3600000; see watchdog.c)")				\
+	X(dbg_kick_delay_us, fwq_dbg_kick_delay_us, 0, 100000, NULL, false, \
+	  "debug: busy-wait between a kick's pick and its "		\
+	  "deferred wakeup (H1; 0..100000)")				\
+	X(dbg_cm_sb, fwq_dbg_cm_sb, 0, 2, NULL, false,			\
+	  "debug: an enqueue onto a per-CPU pool waits under "		\
+	  "pool->lock for the running worker to block (H17): 0 "	\
+	  "off, 1 the order before the fix, 2 the fixed order "		\
+	  "(see cm.c)")
+
+/*
+ * FWQ_BOOL_PARAMS(X): every bool parameter, as X(name, variable,
+ * description). Each takes exactly 0/1/y/n/Y/N/on/off.
+ */
+#define FWQ_BOOL_PARAMS(X)						\
+	X(cull_rekick, fwq_cull_rekick,					\
+	  "1 (default): an idle cull that finds work pending "		\
+	  "after reaping kicks a worker, so a kicked worker "		\
+	  "culled before it ran strands nothing (H1); 0 keeps "		\
+	  "the hole open for the reproducer")				\
+	X(dbg_force_cull, fwq_dbg_force_cull,				\
+	  "debug: with dbg_kick_delay_us, every kick queues a "		\
+	  "cull that reaps every idle worker, no floor, no age "	\
+	  "(H1)")							\
+	X(dbg_flush_skip_idle, fwq_dbg_flush_skip_idle,			\
+	  "debug: a broken flush that skips pwqs with nothing in flight (H8)") \
+	X(dbg_put_walk_wait, fwq_dbg_put_walk_wait,			\
+	  "debug: a destroy's pwq put walk waits for the "		\
+	  "per-CPU pwqs' release and a grace period before it "		\
+	  "reads the default pwq (H18)")
+
+#define FWQ_UINT_PARAM_ENT(_name, _var, _min, _max, _hook, _knob, _desc) \
+	{ .name = #_name, .val = &(_var), .min = _min, .max = _max,	\
+	  .changed = _hook, .debugfs = _knob },
+
+const struct fwq_uint_param fwq_uint_params[] = {
+	FWQ_UINT_PARAMS(FWQ_UINT_PARAM_ENT)
+};
+
+const unsigned int fwq_nr_uint_params = ARRAY_SIZE(fwq_uint_params);
+
+/**
+ * fwq_uint_param_store - parse and store a value of an unsigned parameter
+ * @p: the parameter (an entry of fwq_uint_params[], or a debugfs-only knob)
+ * @val: the text written
+ * @where: "parameter" or "debugfs", for the log line
+ *
+ * Stores the value and runs @p's hook if it is a number in @p's range;
+ * otherwise logs one line and changes nothing.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int fwq_uint_param_store(const struct fwq_uint_param *p, const char *val,
+			 const char *where)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max) {
+		pr_warn("%s %s: bad value '%.*s' (want %u..%u), unchanged\n",
+			where, p->name, (int)strcspn(val, "\n"), val, p->min,
+			p->max);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*p->val, v);
+	if (p->changed)
+		p->changed();
+	return 0;
+}
+
+static int fwq_uint_param_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+
+	for (i = 0; i < fwq_nr_uint_params; i++) {
+		if (fwq_uint_params[i].val == kp->arg)
+			return fwq_uint_param_store(&fwq_uint_params[i], val,
+						    "parameter");
+	}
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops fwq_uint_param_ops = {
+	.set = fwq_uint_param_set,
+	.get = param_get_uint,
+};
+
+#define FWQ_UINT_PARAM_DECL(_name, _var, _min, _max, _hook, _knob, _desc) \
+	module_param_cb(_name, &fwq_uint_param_ops, &(_var), 0644);	\
+	MODULE_PARM_DESC(_name, _desc);
+
+FWQ_UINT_PARAMS(FWQ_UINT_PARAM_DECL)
+
+static int fwq_strict_bool_set(const char *val, const struct kernel_param *kp)
+{
+	static const char *const yes[] = { "1", "y", "Y", "on" };
+	static const char *const no[] = { "0", "n", "N", "off" };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (sysfs_streq(val, yes[i])) {
+			WRITE_ONCE(*(bool *)kp->arg, true);
+			return 0;
+		}
+		if (sysfs_streq(val, no[i])) {
+			WRITE_ONCE(*(bool *)kp->arg, false);
+			return 0;
+		}
+	}
+	pr_warn("parameter %s: bad value '%s' (want 0|1|y|n|on|off), unchanged\n",
+		kp->name, val);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops fwq_strict_bool_ops = {
+	.set = fwq_strict_bool_set,
+	.get = param_get_bool,
+};
+
+#define FWQ_BOOL_PARAM_DECL(_name, _var, _desc)				\
+	module_param_cb(_name, &fwq_strict_bool_ops, &(_var), 0644);	\
+	MODULE_PARM_DESC(_name, _desc);
+
+FWQ_BOOL_PARAMS(FWQ_BOOL_PARAM_DECL)
+
+/* cm_mode: "notifier" or "off", read at load only (see cm.c) */
+static int fwq_cm_mode_set(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "notifier")) {
+		fwq_cm_enabled = true;
+		return 0;
+	}
+	if (sysfs_streq(val, "off")) {
+		fwq_cm_enabled = false;
+		return 0;
+	}
+	pr_warn("parameter cm_mode: bad value '%s' (want notifier|off), unchanged\n",
+		val);
+	return -EINVAL;
+}
+
+static int fwq_cm_mode_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", fwq_cm_enabled ? "notifier" : "off");
+}
+
+static const struct kernel_param_ops fwq_cm_mode_ops = {
+	.set = fwq_cm_mode_set,
+	.get = fwq_cm_mode_get,
+};
+module_param_cb(cm_mode, &fwq_cm_mode_ops, NULL, 0444);
+MODULE_PARM_DESC(cm_mode, "per-CPU concurrency management: notifier (default) or off; read at load only");
