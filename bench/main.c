@@ -71,11 +71,16 @@ static struct bench_spec bench_cur;	/* bench_mutex */
 static struct bench_spec bench_tmp;	/* bench_mutex: parse scratch */
 static bool bench_stop_flag;		/* READ_ONCE/WRITE_ONCE */
 
+/* a debugfs file's text, one line per run; size fixed at load */
+struct bench_buf {
+	char *buf;
+	size_t len;
+	size_t size;
+};
+
 static DEFINE_MUTEX(results_mutex);	/* protects everything below */
-static char *results_buf;
-static size_t results_len;
-static char *text_buf;
-static size_t text_len;
+static struct bench_buf results_out = { .size = BENCH_RESULTS_SIZE };
+static struct bench_buf text_out = { .size = BENCH_RESULTS_SIZE / 8 };
 static char status_buf[160] = "idle";
 
 static struct dentry *bench_root;
@@ -472,19 +477,22 @@ static void status_set(const char *fmt, ...)
 static void results_clear(void)
 {
 	mutex_lock(&results_mutex);
-	results_len = 0;
-	text_len = 0;
+	results_out.len = 0;
+	text_out.len = 0;
 	mutex_unlock(&results_mutex);
+}
+
+/* Called with results_mutex held. */
+static void bench_buf_add(struct bench_buf *b, const char *line)
+{
+	b->len += scnprintf(b->buf + b->len, b->size - b->len, "%s\n", line);
 }
 
 static void results_append(const char *json, const char *text)
 {
 	mutex_lock(&results_mutex);
-	results_len += scnprintf(results_buf + results_len,
-				 BENCH_RESULTS_SIZE - results_len, "%s\n",
-				 json);
-	text_len += scnprintf(text_buf + text_len,
-			      BENCH_RESULTS_SIZE / 8 - text_len, "%s\n", text);
+	bench_buf_add(&results_out, json);
+	bench_buf_add(&text_out, text);
 	mutex_unlock(&results_mutex);
 }
 
@@ -789,23 +797,17 @@ static const struct file_operations run_fops = {
 	.llseek = noop_llseek,
 };
 
-static int results_show(struct seq_file *m, void *v)
+/* "results" and "text": the file's data is its struct bench_buf */
+static int bench_buf_show(struct seq_file *m, void *v)
 {
-	mutex_lock(&results_mutex);
-	seq_write(m, results_buf, results_len);
-	mutex_unlock(&results_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(results);
+	struct bench_buf *b = m->private;
 
-static int text_show(struct seq_file *m, void *v)
-{
 	mutex_lock(&results_mutex);
-	seq_write(m, text_buf, text_len);
+	seq_write(m, b->buf, b->len);
 	mutex_unlock(&results_mutex);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(text);
+DEFINE_SHOW_ATTRIBUTE(bench_buf);
 
 static int status_show(struct seq_file *m, void *v)
 {
@@ -828,11 +830,11 @@ static int __init fwq_bench_init(void)
 	struct dentry *knobs;
 	uintptr_t k;
 
-	results_buf = kvzalloc(BENCH_RESULTS_SIZE, GFP_KERNEL);
-	text_buf = kvzalloc(BENCH_RESULTS_SIZE / 8, GFP_KERNEL);
-	if (!results_buf || !text_buf) {
-		kvfree(results_buf);
-		kvfree(text_buf);
+	results_out.buf = kvzalloc(results_out.size, GFP_KERNEL);
+	text_out.buf = kvzalloc(text_out.size, GFP_KERNEL);
+	if (!results_out.buf || !text_out.buf) {
+		kvfree(results_out.buf);
+		kvfree(text_out.buf);
 		return -ENOMEM;
 	}
 	spec_defaults(&bench_cur);
@@ -842,8 +844,10 @@ static int __init fwq_bench_init(void)
 			    &spec_fops);
 	debugfs_create_file("control", 0200, bench_root, NULL, &control_fops);
 	debugfs_create_file("run", 0200, bench_root, NULL, &run_fops);
-	debugfs_create_file("results", 0444, bench_root, NULL, &results_fops);
-	debugfs_create_file("text", 0444, bench_root, NULL, &text_fops);
+	debugfs_create_file("results", 0444, bench_root, &results_out,
+			    &bench_buf_fops);
+	debugfs_create_file("text", 0444, bench_root, &text_out,
+			    &bench_buf_fops);
 	debugfs_create_file("status", 0444, bench_root, NULL, &status_fops);
 	debugfs_create_file("targets", 0444, bench_root, NULL, &targets_fops);
 	knobs = debugfs_create_dir("knobs", bench_root);
@@ -864,8 +868,8 @@ static void __exit fwq_bench_exit(void)
 	debugfs_remove_recursive(bench_root);
 	mutex_lock(&bench_mutex);
 	mutex_unlock(&bench_mutex);
-	kvfree(results_buf);
-	kvfree(text_buf);
+	kvfree(results_out.buf);
+	kvfree(text_out.buf);
 }
 
 module_init(fwq_bench_init);
