@@ -164,6 +164,12 @@ out_unlock:
 	return m;
 }
 
+/* Time since @t0 per floor iteration, in milli-ns. */
+static u64 floor_mns_since(u64 t0)
+{
+	return (ktime_get_ns() - t0) * 1000 / FLOOR_ITERS;
+}
+
 /*
  * The floors, each the median of several passes: the cheapest possible
  * pool->lock critical section (raw lock, list add, unlock) and an atomic
@@ -180,7 +186,7 @@ void bench_floor_measure(struct bench_floor *f)
 	struct list_head head, node;
 	unsigned long word = 0, flags;
 	unsigned int p, i;
-	u64 t0, t1;
+	u64 t0;
 
 	for (p = 0; p < FLOOR_PASSES; p++) {
 		local_irq_save(flags);
@@ -191,22 +197,19 @@ void bench_floor_measure(struct bench_floor *f)
 			list_add(&node, &head);
 			raw_spin_unlock(&floor_lock);
 		}
-		t1 = ktime_get_ns();
-		lock[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+		lock[p] = floor_mns_since(t0);
 
 		t0 = ktime_get_ns();
 		for (i = 0; i < FLOOR_ITERS; i++) {
 			if (!test_and_set_bit(0, &word))
 				WRITE_ONCE(word, 0);
 		}
-		t1 = ktime_get_ns();
-		tas[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+		tas[p] = floor_mns_since(t0);
 
 		t0 = ktime_get_ns();
 		for (i = 0; i < FLOOR_ITERS; i++)
 			ktime_get_ns();
-		t1 = ktime_get_ns();
-		clk[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+		clk[p] = floor_mns_since(t0);
 		local_irq_restore(flags);
 
 		t0 = ktime_get_ns();
@@ -214,16 +217,14 @@ void bench_floor_measure(struct bench_floor *f)
 			mutex_lock(&floor_mutex);
 			mutex_unlock(&floor_mutex);
 		}
-		t1 = ktime_get_ns();
-		mtx[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+		mtx[p] = floor_mns_since(t0);
 
 		t0 = ktime_get_ns();
 		for (i = 0; i < FLOOR_ITERS; i++) {
 			spin_lock_irq(&floor_irq_lock);
 			spin_unlock_irq(&floor_irq_lock);
 		}
-		t1 = ktime_get_ns();
-		sirq[p] = (t1 - t0) * 1000 / FLOOR_ITERS;
+		sirq[p] = floor_mns_since(t0);
 		cond_resched();
 	}
 	f->lock_mns = max_t(u64, median_u64(lock, FLOOR_PASSES), 1);
