@@ -67,6 +67,15 @@ static const struct file_operations fwq_##name##_fops = {		\
 	.write_iter = fwq_ro_write_iter,				\
 }
 
+/* a read-only file written by one of the engine's dump functions */
+#define FWQ_DEBUGFS_DUMP(name, dump)					\
+static int fwq_##name##_show(struct seq_file *m, void *v)		\
+{									\
+	dump(m);							\
+	return 0;							\
+}									\
+FWQ_DEBUGFS_RO(name)
+
 static int fwq_version_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%s\n", fwq_version());
@@ -75,45 +84,11 @@ static int fwq_version_show(struct seq_file *m, void *v)
 
 FWQ_DEBUGFS_RO(version);
 
-static int fwq_stats_file_show(struct seq_file *m, void *v)
-{
-	fwq_stats_show(m);
-	return 0;
-}
-
-FWQ_DEBUGFS_RO(stats_file);
-
-static int fwq_pools_file_show(struct seq_file *m, void *v)
-{
-	fwq_pools_show(m);
-	return 0;
-}
-
-FWQ_DEBUGFS_RO(pools_file);
-
-static int fwq_pods_show(struct seq_file *m, void *v)
-{
-	fwq_topology_show(m);
-	return 0;
-}
-
-FWQ_DEBUGFS_RO(pods);
-
-static int fwq_wqs_file_show(struct seq_file *m, void *v)
-{
-	fwq_wqs_show(m);
-	return 0;
-}
-
-FWQ_DEBUGFS_RO(wqs_file);
-
-static int fwq_nr_active_file_show(struct seq_file *m, void *v)
-{
-	fwq_nr_active_show(m);
-	return 0;
-}
-
-FWQ_DEBUGFS_RO(nr_active_file);
+FWQ_DEBUGFS_DUMP(stats_file, fwq_stats_show);
+FWQ_DEBUGFS_DUMP(pools_file, fwq_pools_show);
+FWQ_DEBUGFS_DUMP(pods, fwq_topology_show);
+FWQ_DEBUGFS_DUMP(wqs_file, fwq_wqs_show);
+FWQ_DEBUGFS_DUMP(nr_active_file, fwq_nr_active_show);
 
 /* one variant of the registry, for the "variants" file */
 struct fwq_variant_row {
