@@ -37,9 +37,7 @@ int fwq_fpn_init(struct fwq_workqueue *wq)
 	for (i = 0; i <= nr_node_ids; i++) {
 		struct fwq_flush_pnode *fpn;
 
-		fpn = kzalloc_node(sizeof(*fpn), GFP_KERNEL,
-				   i < nr_node_ids && node_possible(i) ?
-				   i : NUMA_NO_NODE);
+		fpn = fwq_kzalloc_node_slot(sizeof(*fpn), i);
 		if (!fpn)
 			return -ENOMEM;	/* the caller calls ->exit */
 		raw_spin_lock_init(&fpn->lock);

@@ -701,6 +701,18 @@ static inline int fwq_node_idx(int node)
 	return node == NUMA_NO_NODE ? nr_node_ids : node;
 }
 
+/*
+ * Allocate slot @idx of a per-node array indexed by fwq_node_idx(): on
+ * node @idx, or anywhere for the NUMA_NO_NODE slot (nr_node_ids) and for
+ * a node that is not possible.
+ */
+static inline void *fwq_kzalloc_node_slot(size_t size, int idx)
+{
+	return kzalloc_node(size, GFP_KERNEL,
+			    idx < nr_node_ids && node_possible(idx) ?
+			    idx : NUMA_NO_NODE);
+}
+
 static inline struct fwq_nna *fwq_wq_nna(struct fwq_workqueue *wq,
 					 struct fwq_pool *pool)
 {

@@ -607,9 +607,7 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 		for (i = 0; i <= nr_node_ids; i++) {
 			struct fwq_nna *nna;
 
-			nna = kzalloc_node(sizeof(*nna), GFP_KERNEL,
-					   i < nr_node_ids && node_possible(i) ?
-					   i : NUMA_NO_NODE);
+			nna = fwq_kzalloc_node_slot(sizeof(*nna), i);
 			if (!nna)
 				goto err_free;
 			nna->max = max_active;
