@@ -74,6 +74,7 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 
+#include "dbg.h"
 #include "internal.h"
 
 #if FWQ_HAVE_PREEMPT_NOTIFIERS

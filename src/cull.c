@@ -13,6 +13,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "dbg.h"
 #include "internal.h"
 #include "fwq_trace.h"
 
@@ -71,6 +72,25 @@ void fwq_reap_dying_workers(struct list_head *cull_list)
 		atomic_dec(&fwq_objects[FWQ_OBJ_WORKER]);
 		kfree(worker);
 	}
+}
+
+/**
+ * fwq_dbg_force_cull_queue - the dbg_force_cull hook's cull (H1 reproducer)
+ * @pool: the pool, locked, a kick just issued on it
+ *
+ * Queues a cull of every idle worker, no floor and no age, on another CPU
+ * if there is one, to run inside the kick's dbg_kick_delay_us window.
+ */
+void fwq_dbg_force_cull_queue(struct fwq_pool *pool)
+{
+	int cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+
+	lockdep_assert_held(&pool->lock);
+	pool->flags |= POOL_DBG_CULL_ALL;
+	if (cpu < nr_cpu_ids)
+		queue_work_on(cpu, system_wq, &pool->idle_cull_work);
+	else
+		queue_work(system_unbound_wq, &pool->idle_cull_work);
 }
 
 void fwq_idle_timer_fn(struct timer_list *t)

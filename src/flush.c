@@ -19,6 +19,7 @@
 
 #include <linux/module.h>
 
+#include "dbg.h"
 #include "internal.h"
 #include "fwq_trace.h"
 
@@ -38,8 +39,7 @@ bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
 
 	lockdep_assert_held(&pwq->pool->lock);
 	/* H8 reproducer: the broken "skip idle pwqs" optimisation */
-	if (unlikely(READ_ONCE(fwq_dbg_flush_skip_idle)) &&
-	    !pwq->total_in_flight)
+	if (fwq_dbg_flush_skips(pwq))
 		return false;
 	wq->flush_pwqs_visited++;
 

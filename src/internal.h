@@ -509,11 +509,9 @@ extern struct rcuwait fwq_manager_wait;
 
 extern unsigned int fwq_idle_timeout_ms;
 extern unsigned int fwq_cpu_intensive_thresh_us;
-extern unsigned int fwq_fail_create_worker;
 extern bool fwq_cm_enabled;
 extern atomic64_t fwq_misuse_count;
 extern atomic64_t fwq_consistency_errors;
-extern atomic64_t fwq_create_worker_injected;
 extern atomic64_t fwq_kicked_reaped;
 extern atomic64_t fwq_cull_rekicks;
 extern unsigned int fwq_watchdog_thresh_ms;	/* WRITE_ONCE()/READ_ONCE() */
@@ -534,15 +532,7 @@ enum fwq_obj {
 
 extern atomic_t fwq_objects[FWQ_OBJ_NR];
 
-/* debug knobs for the race reproducers (params.c), all 0 by default */
-extern unsigned int fwq_dbg_kick_delay_us;
-extern bool fwq_dbg_force_cull;
-extern bool fwq_dbg_flush_skip_idle;
-extern unsigned int fwq_dbg_cm_sb;
-extern bool fwq_dbg_put_walk_wait;
-/* destroys whose put walk waited for the pwqs' release (dbg_put_walk_wait) */
-extern atomic64_t fwq_put_walk_waits;
-extern atomic64_t fwq_cm_sb_windows;
+/* the debug knobs for the reproducers and their counters: dbg.h */
 extern bool fwq_cull_rekick;
 
 /*

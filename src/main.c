@@ -12,6 +12,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include "dbg.h"
 #include "internal.h"
 
 /* pools, the pool idr, fwq_workqueues, fwq_online_cpumask */

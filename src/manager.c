@@ -12,6 +12,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "dbg.h"
 #include "internal.h"
 #include "fwq_trace.h"
 
@@ -67,10 +68,8 @@ static int __fwq_create_worker(struct fwq_pool *pool, bool inject)
 	struct task_struct *task;
 	int id, ret;
 
-	if (inject && READ_ONCE(fwq_fail_create_worker)) {
-		atomic64_inc(&fwq_create_worker_injected);
+	if (inject && fwq_dbg_create_fails())
 		return -EAGAIN;
-	}
 
 	id = ida_alloc(&pool->worker_ida, GFP_KERNEL);
 	if (id < 0)

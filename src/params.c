@@ -19,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "dbg.h"
 #include "internal.h"
 
 unsigned int fwq_idle_timeout_ms = 300000;

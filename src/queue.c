@@ -10,6 +10,7 @@
 
 #include <linux/sched/clock.h>
 
+#include "dbg.h"
 #include "internal.h"
 #include "fwq_trace.h"
 
@@ -415,7 +416,7 @@ retry:
 		if (list_empty(&pool->worklist))
 			pool->last_progress_ts = jiffies;
 		trace_fwq_activate_work(work);
-		if (unlikely(READ_ONCE(fwq_dbg_cm_sb))) {
+		if (fwq_dbg_cm_sb_on()) {
 			fwq_cm_dbg_sb_insert(pwq, work, work_flags, &wb);
 		} else {
 			fwq_insert_work(pwq, work, &pool->worklist, work_flags);

@@ -105,9 +105,6 @@ int fwq_init_rescuer(struct fwq_workqueue *wq)
 	return 0;
 }
 
-/* tear down the pwqs of a workqueue that never went live */
-atomic64_t fwq_put_walk_waits;
-
 /*
  * The rescuer. It serves the maydays of one FWQ_MEM_RECLAIM workqueue:
  * pools that could not create a worker in time send the pwqs of their

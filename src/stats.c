@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/seq_file.h>
 
+#include "dbg.h"
 #include "internal.h"
 
 DEFINE_STATIC_KEY_FALSE(fwq_lockstat_key);

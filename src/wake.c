@@ -36,6 +36,7 @@
 #include <linux/delay.h>
 #include <linux/sched/task.h>
 
+#include "dbg.h"
 #include "internal.h"
 #include "fwq_trace.h"
 
@@ -132,7 +133,7 @@ void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
  */
 void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 {
-	unsigned int delay_us, i;
+	unsigned int i;
 
 	if (!wb->nr)
 		return;
@@ -145,12 +146,7 @@ void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 	 */
 	fwq_check(!preemptible(), "wakeups issued preemptibly after %pS",
 		  __builtin_return_address(0));
-	delay_us = READ_ONCE(fwq_dbg_kick_delay_us);
-	if (unlikely(delay_us)) {
-		/* H1 reproducer: widen the pick-to-wake window */
-		mdelay(delay_us / 1000);
-		udelay(delay_us % 1000);
-	}
+	fwq_dbg_kick_delay();
 	preempt_disable();
 	rcu_read_lock();
 	for (i = 0; i < wb->nr; i++) {
@@ -318,17 +314,6 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 	pool->kicked_ops->park(pool, worker);
 	pool->wake_ops->kick(pool, worker, wb, wq, site);
 
-	if (unlikely(READ_ONCE(fwq_dbg_force_cull)) &&
-	    READ_ONCE(fwq_dbg_kick_delay_us) &&
-	    !(pool->flags & (POOL_DBG_CULL_ALL | POOL_DYING))) {
-		/* H1 reproducer: run a full cull inside the wake delay */
-		int cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
-
-		pool->flags |= POOL_DBG_CULL_ALL;
-		if (cpu < nr_cpu_ids)
-			queue_work_on(cpu, system_wq, &pool->idle_cull_work);
-		else
-			queue_work(system_unbound_wq, &pool->idle_cull_work);
-	}
+	fwq_dbg_force_cull_kick(pool);
 	return true;
 }

@@ -12,6 +12,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include "dbg.h"
 #include "internal.h"
 
 static bool fwq_variant_valid(const struct fwq_variant *v)
@@ -507,6 +508,9 @@ static int fwq_alloc_percpu_pwqs(struct fwq_workqueue *wq)
 	return 0;
 }
 
+atomic64_t fwq_put_walk_waits;
+
+/* tear down the pwqs of a workqueue that never went live */
 static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 {
 	struct fwq_pwq *pwq;
@@ -523,17 +527,8 @@ static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
 		fwq_put_pwq_unlocked(pwq);
 	}
-	if (unlikely(READ_ONCE(fwq_dbg_put_walk_wait))) {
-		/*
-		 * The reproducer: let the release worker put the last pwq's
-		 * reference to @wq and a grace period pass. Without the pin
-		 * above, a per-CPU workqueue is freed here and the read below
-		 * is a use-after-free (KASAN).
-		 */
-		atomic64_inc(&fwq_put_walk_waits);
-		kthread_flush_worker(fwq_release_worker);
-		rcu_barrier();
-	}
+	/* H18 reproducer: the window the pin above closes */
+	fwq_dbg_put_walk_pause();
 	pwq = rcu_access_pointer(wq->dfl_pwq);
 	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
 	fwq_put_pwq_unlocked(pwq);

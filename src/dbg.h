@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fwq: the debug and reproducer hooks, one inline helper per site.
+ *
+ * Each hook is off by default (its knob is 0, params.c) and costs the hot
+ * path one READ_ONCE() and a predicted-not-taken branch when it is. A hook
+ * opens, or widens, the window of one hazard of docs/hazards.md so that a
+ * reproducer (src/test/torture/) can hit it every time:
+ *
+ *   dbg_kick_delay_us    H1: busy-wait between a kick's pick and its
+ *                        deferred wakeup (fwq_dbg_kick_delay())
+ *   dbg_force_cull       H1: with the delay, each kick queues a cull of
+ *                        every idle worker (fwq_dbg_force_cull_kick())
+ *   dbg_flush_skip_idle  H8: the broken flush that skips idle pwqs
+ *                        (fwq_dbg_flush_skips())
+ *   dbg_cm_sb            H17: the enqueue's store-buffering window
+ *                        (fwq_dbg_cm_sb_on(), cm.c)
+ *   dbg_put_walk_wait    H18: the destroy's put walk waits for the pwqs'
+ *                        release (fwq_dbg_put_walk_pause())
+ *   fail_create_worker   the manager's worker creation fails, for the
+ *                        rescuer and fault tests (fwq_dbg_create_fails())
+ */
+#ifndef _FWQ_DBG_H
+#define _FWQ_DBG_H
+
+#include <linux/delay.h>
+
+#include "internal.h"
+
+extern unsigned int fwq_dbg_kick_delay_us;
+extern bool fwq_dbg_force_cull;
+extern bool fwq_dbg_flush_skip_idle;
+extern unsigned int fwq_dbg_cm_sb;
+extern bool fwq_dbg_put_walk_wait;
+extern unsigned int fwq_fail_create_worker;
+
+/* destroys whose put walk waited for the pwqs' release (dbg_put_walk_wait) */
+extern atomic64_t fwq_put_walk_waits;
+/* enqueues that dbg_cm_sb held open */
+extern atomic64_t fwq_cm_sb_windows;
+/* worker creations that fail_create_worker failed */
+extern atomic64_t fwq_create_worker_injected;
+
+/* H1: widen the window between a kick's pick and its wakeup */
+static inline void fwq_dbg_kick_delay(void)
+{
+	unsigned int delay_us = READ_ONCE(fwq_dbg_kick_delay_us);
+
+	if (unlikely(delay_us)) {
+		mdelay(delay_us / 1000);
+		udelay(delay_us % 1000);
+	}
+}
+
+void fwq_dbg_force_cull_queue(struct fwq_pool *pool);
+
+/* H1: after a kick, under pool->lock, run a full cull inside the delay */
+static inline void fwq_dbg_force_cull_kick(struct fwq_pool *pool)
+{
+	if (unlikely(READ_ONCE(fwq_dbg_force_cull)) &&
+	    READ_ONCE(fwq_dbg_kick_delay_us) &&
+	    !(pool->flags & (POOL_DBG_CULL_ALL | POOL_DYING)))
+		fwq_dbg_force_cull_queue(pool);
+}
+
+/* H8: does the broken flush skip @pwq (nothing in flight)? */
+static inline bool fwq_dbg_flush_skips(struct fwq_pwq *pwq)
+{
+	return unlikely(READ_ONCE(fwq_dbg_flush_skip_idle)) &&
+	       !pwq->total_in_flight;
+}
+
+/* H17: does this enqueue take cm.c's widened insert? */
+static inline bool fwq_dbg_cm_sb_on(void)
+{
+	return unlikely(READ_ONCE(fwq_dbg_cm_sb));
+}
+
+/*
+ * H18: let the release worker put the last pwq's reference to the
+ * workqueue and a grace period pass, in the middle of the destroy's put
+ * walk. Without the pin the walk holds, a per-CPU workqueue would be
+ * freed here, and the walk's next read a use-after-free (KASAN).
+ */
+static inline void fwq_dbg_put_walk_pause(void)
+{
+	if (unlikely(READ_ONCE(fwq_dbg_put_walk_wait))) {
+		atomic64_inc(&fwq_put_walk_waits);
+		kthread_flush_worker(fwq_release_worker);
+		rcu_barrier();
+	}
+}
+
+/* fault injection: does the manager's worker creation fail this time? */
+static inline bool fwq_dbg_create_fails(void)
+{
+	if (!READ_ONCE(fwq_fail_create_worker))
+		return false;
+	atomic64_inc(&fwq_create_worker_injected);
+	return true;
+}
+
+#endif /* _FWQ_DBG_H */
