@@ -195,7 +195,10 @@ struct fwq_wake_batch {
  * struct fwq_wake_ops - a wake strategy, chosen per pool by attrs.wake; its
  *	name and enum value come from the registry (include/fwq/variants.h)
  * @desc: one line for debugfs "variants"
- * @kick: under pool->lock, hand the picked @worker to the wakeup mechanism
+ * @kick: under pool->lock, hand the picked @worker to the wakeup mechanism.
+ *	It runs before the kicked_list design's @park, and may take @worker
+ *	off whatever list it is on (wake=claim does); it must not put it on
+ *	one.
  */
 struct fwq_wake_ops {
 	const char *desc;
@@ -205,13 +208,18 @@ struct fwq_wake_ops {
 };
 
 /**
- * struct fwq_kicked_ops - where a kicked worker is parked, per pool; its
- *	name and enum value come from the registry (include/fwq/variants.h)
+ * struct fwq_kicked_ops - where a kicked worker waits until it runs, per
+ *	pool; its name and enum value come from the registry
+ *	(include/fwq/variants.h)
  * @desc: one line for debugfs "variants"
- * @park: under pool->lock, park the picked @worker
+ * @pick: under pool->lock, the idle worker a kick wakes, or NULL
+ * @park: under pool->lock, after the wake design's @kick, park the picked
+ *	@worker; @worker->kicked still says whether it had been kicked
+ *	before (a coalesced kick)
  */
 struct fwq_kicked_ops {
 	const char *desc;
+	struct fwq_worker *(*pick)(struct fwq_pool *pool);
 	void (*park)(struct fwq_pool *pool, struct fwq_worker *worker);
 };
 
@@ -743,7 +751,6 @@ static inline void fwq_pool_unlock_irq_issue(struct fwq_pool *pool,
 	preempt_enable();
 }
 
-struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool);
 bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 		   struct fwq_workqueue *wq, enum fwq_wake_site site);
 extern atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];

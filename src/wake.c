@@ -2,9 +2,11 @@
 /*
  * fwq: worker wakeups (seed series 1, "Shrink the lock time").
  *
- * kick_pool() picks the first idle worker under pool->lock. What happens
- * next is the pool's wake strategy (attrs.wake) and kicked strategy
- * (attrs.kicked), both fixed when the pool is created:
+ * kick_pool() runs under pool->lock. The pool's kicked strategy
+ * (attrs.kicked) picks the idle worker; the wake strategy (attrs.wake)
+ * hands it to its wakeup mechanism; the kicked strategy then parks it
+ * where it waits until it runs. Both are fixed when the pool is created,
+ * and neither tests which design the other axis has:
  *
  *   wake=locked  wake_up_process() right away, under pool->lock (pre-series).
  *   wake=wakeq   v2: the task goes on a private wake queue with a task
@@ -16,9 +18,10 @@
  *                wake_up_process() after the unlock, without a reference.
  *
  *   kicked_list=on   v2 1/4: the picked worker moves to pool->kicked_list.
- *                    first_idle_worker() looks there first, so back-to-back
- *                    kicks coalesce on one worker, and the cull never sees it.
- *   kicked_list=off  the picked worker stays on idle_list.
+ *                    Its pick looks there first, so back-to-back kicks
+ *                    coalesce on one worker, and the cull never sees it.
+ *   kicked_list=off  the pick is the head of idle_list, and the picked
+ *                    worker stays there (unless wake=claim took it off).
  *
  * Task lifetime: wakeq holds a reference. claim relies on the claim: a
  * claimed or kicked worker is out of the cull's reach and only pool
@@ -189,12 +192,12 @@ static void fwq_wake_claim_kick(struct fwq_pool *pool,
 				enum fwq_wake_site site)
 {
 	/*
-	 * The claim: unless kicked_list already parked it, take the worker
-	 * off idle_list. It keeps WORKER_IDLE and its nr_idle count until
-	 * worker_leave_idle(), whose list_del_init() is then a no-op.
+	 * The claim: take the worker off the list it is on, so that no
+	 * other kick picks it. It keeps WORKER_IDLE and its nr_idle count
+	 * until worker_leave_idle(), whose list_del_init() is then a no-op.
+	 * kicked_list=on then parks it on kicked_list all the same.
 	 */
-	if (pool->attrs.kicked == FWQ_KICKED_OFF)
-		list_del_init(&worker->entry);
+	list_del_init(&worker->entry);
 	fwq_wake_batch_add(wb, worker->task, wq, site, false);
 }
 
@@ -213,46 +216,53 @@ const struct fwq_wake_ops fwq_wake_claim_ops = {
 	.kick = fwq_wake_claim_kick,
 };
 
+/* the head of the LIFO idle list: the most recently idle worker */
+static struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
+{
+	return list_first_entry_or_null(&pool->idle_list, struct fwq_worker,
+					entry);
+}
+
 /* kicked_list=off: the picked worker stays on idle_list */
 static void fwq_kicked_off_park(struct fwq_pool *pool,
 				struct fwq_worker *worker)
 {
 }
 
+/*
+ * kicked_list=on: the kicked worker first, so that kicks coalesce
+ * (|kicked_list| <= 1), then the head of the idle list
+ */
+static struct fwq_worker *fwq_kicked_on_pick(struct fwq_pool *pool)
+{
+	if (!list_empty(&pool->kicked_list))
+		return list_first_entry(&pool->kicked_list, struct fwq_worker,
+					entry);
+	return fwq_first_idle_worker(pool);
+}
+
 /* kicked_list=on: park the picked worker on pool->kicked_list */
 static void fwq_kicked_on_park(struct fwq_pool *pool,
 			       struct fwq_worker *worker)
 {
-	/* |kicked_list| <= 1, and a kick picks the kicked worker first */
-	trace_fwq_kicked_move(pool, worker, !list_empty(&pool->kicked_list));
+	/* picked again: the kicked worker, the one entry of kicked_list */
+	if (worker->kicked)
+		pool->nr_kick_coalesced++;
+	trace_fwq_kicked_move(pool, worker, worker->kicked);
 	list_move(&worker->entry, &pool->kicked_list);
 }
 
 const struct fwq_kicked_ops fwq_kicked_off_ops = {
 	.desc = "a kicked worker stays on the idle list, within reach of the idle cull",
+	.pick = fwq_first_idle_worker,
 	.park = fwq_kicked_off_park,
 };
 
 const struct fwq_kicked_ops fwq_kicked_on_ops = {
 	.desc = "a kicked worker waits on pool->kicked_list, out of the idle cull's reach",
+	.pick = fwq_kicked_on_pick,
 	.park = fwq_kicked_on_park,
 };
-
-/**
- * fwq_first_idle_worker - the worker a kick picks
- * @pool: the pool, locked
- *
- * The kicked worker first (so kicks coalesce, |kicked_list| <= 1), then the
- * head of the LIFO idle list.
- */
-struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
-{
-	if (!list_empty(&pool->kicked_list))
-		return list_first_entry(&pool->kicked_list, struct fwq_worker,
-					entry);
-	return list_first_entry_or_null(&pool->idle_list, struct fwq_worker,
-					entry);
-}
 
 /**
  * fwq_kick_pool - wake an idle worker if the pool needs one
@@ -267,19 +277,17 @@ struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
 bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 		   struct fwq_workqueue *wq, enum fwq_wake_site site)
 {
-	struct fwq_worker *worker = fwq_first_idle_worker(pool);
+	struct fwq_worker *worker;
 	struct task_struct *p;
 	int wake_cpu;
 
 	lockdep_assert_held(&pool->lock);
 
-	if (!fwq_need_more_worker(pool) || !worker)
+	if (!fwq_need_more_worker(pool))
 		return false;
-
-	if (!list_empty(&pool->kicked_list) &&
-	    worker == list_first_entry(&pool->kicked_list, struct fwq_worker,
-				       entry))
-		pool->nr_kick_coalesced++;
+	worker = pool->kicked_ops->pick(pool);
+	if (!worker)
+		return false;
 
 	/*
 	 * Non-strict unbound pool: the worker may run anywhere in the
@@ -310,9 +318,10 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 		}
 	}
 
-	worker->kicked = true;
-	pool->kicked_ops->park(pool, worker);
+	/* the two axes in turn: how the worker is woken, where it waits */
 	pool->wake_ops->kick(pool, worker, wb, wq, site);
+	pool->kicked_ops->park(pool, worker);
+	worker->kicked = true;
 
 	fwq_dbg_force_cull_kick(pool);
 	return true;
