@@ -10,6 +10,12 @@
  * when the workqueue is created (struct fwq_variant). Workqueues with
  * different variants never share a worker pool, so several variants can run
  * side by side in one boot.
+ *
+ * The public headers, by audience; this one includes the other two:
+ *   <fwq/fwq.h>      the workqueue API, for any client module
+ *   <fwq/variant.h>  the variant type, its parser and names, for code that
+ *                    picks designs (the registry itself: <fwq/variants.h>)
+ *   <fwq/stats.h>    counters and lock statistics, for the bench and tests
  */
 #ifndef _FWQ_FWQ_H
 #define _FWQ_FWQ_H
@@ -22,7 +28,8 @@
 #include <linux/timer.h>
 #include <linux/types.h>
 
-#include <fwq/variants.h>
+#include <fwq/stats.h>
+#include <fwq/variant.h>
 
 struct fwq_work;
 struct fwq_workqueue;
@@ -258,90 +265,6 @@ enum {
 	FWQ_DFL_ACTIVE		= FWQ_MAX_ACTIVE / 2,
 	FWQ_NAME_LEN		= 32,
 };
-
-/*
- * The variant axes. Their values come from the registry,
- * include/fwq/variants.h, which lists every design once; each design's
- * one-line description is in its ops (fwq.ko's debugfs file "variants"
- * prints them all).
- *
- * enum fwq_wake: where the worker wakeup of a kick is issued (the deferred
- * wakeup seed series): under pool->lock (locked), after the unlock through a
- * private wake queue (wakeq), or after the unlock on a worker claimed under
- * the lock (claim, as merged). The choice applies to the enqueue path and
- * to the chain kick in process_one_work alike.
- */
-enum fwq_wake {
-	FWQ_WAKE_VARIANTS(__FWQ_WAKE_ENUM)
-	FWQ_WAKE_NR,		/* number of wake variants */
-};
-
-/*
- * enum fwq_kicked: where a kicked, not yet running worker is parked: on the
- * idle list, within reach of the idle cull (off), or on pool->kicked_list,
- * out of its reach (on).
- */
-enum fwq_kicked {
-	FWQ_KICKED_VARIANTS(__FWQ_KICKED_ENUM)
-	FWQ_KICKED_NR,		/* number of kicked_list variants */
-};
-
-/*
- * enum fwq_flush: how flush_workqueue() walks the pool workqueues: every
- * pwq's pool lock cycled (each, before 6.13), the lock cycled only when the
- * pool changes (coalesce, 85f0d8e39aff), or only the pwqs active since the
- * last flush (active, the flush-active seed mail).
- */
-enum fwq_flush {
-	FWQ_FLUSH_VARIANTS(__FWQ_FLUSH_ENUM)
-	FWQ_FLUSH_NR,		/* number of flush variants */
-};
-
-/**
- * struct fwq_variant - the locking design a workqueue uses
- * @wake: where worker wakeups are issued
- * @kicked: whether kicked workers are parked on the kicked list
- * @flush: how flushes walk the pwqs
- *
- * Fixed when the workqueue is created. The module parameters wake,
- * kicked_list and flush give the defaults.
- */
-struct fwq_variant {
-	enum fwq_wake wake;
-	enum fwq_kicked kicked;
-	enum fwq_flush flush;
-};
-
-/**
- * fwq_default_variant - the variant given by the module parameters
- * @v: filled in
- */
-void fwq_default_variant(struct fwq_variant *v);
-
-/**
- * fwq_variant_parse - parse a variant string
- * @s: "wake=<locked|wakeq|claim>,kicked_list=<on|off>,flush=<each|coalesce|active>";
- *	any subset, in any order, separated by commas or spaces
- * @v: updated with the keys present in @s; unchanged on error
- *
- * Return: 0, or -EINVAL for an unknown key or value.
- */
-int fwq_variant_parse(const char *s, struct fwq_variant *v);
-
-/**
- * fwq_variant_str - format a variant
- * @v: the variant
- * @buf: output buffer
- * @len: size of @buf
- *
- * Return: the number of characters written, as snprintf().
- */
-int fwq_variant_str(const struct fwq_variant *v, char *buf, size_t len);
-
-/* Name strings for each axis, indexed by the enum value. */
-const char *fwq_wake_name(enum fwq_wake w);
-const char *fwq_kicked_name(enum fwq_kicked k);
-const char *fwq_flush_name(enum fwq_flush f);
 
 /**
  * enum fwq_affn_scope - affinity scope of an unbound workqueue
@@ -673,130 +596,9 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq);
  */
 void fwq_drain_workqueue(struct fwq_workqueue *wq);
 
-/*
- * Statistics, for fwq_bench and the selftests.
- */
-
-/**
- * enum fwq_wake_site - where a worker wakeup was issued
- * @FWQ_SITE_QUEUE: __queue_work and activation of inactive work
- * @FWQ_SITE_CHAIN: the chain kick in process_one_work
- * @FWQ_SITE_CM: per-CPU concurrency management (a worker went to sleep)
- * @FWQ_SITE_FLUSH: the completion that ends a flusher's wait (the last
- *	item of a flush color, the flusher cascade, a flush_work barrier)
- * @FWQ_SITE_RELEASE: the bounce of a pwq release to fwq's kthread worker
- * @FWQ_SITE_OTHER: manager (and its destroyer's wait), mayday, hotplug,
- *	destruction
- * @FWQ_SITE_NR: number of sites
- *
- * Worker wakeups go through wake_up_process(); the FLUSH and RELEASE sites
- * wake their task through complete() and kthread_queue_work(), and count
- * the call, whether or not the task was already awake.
- */
-enum fwq_wake_site {
-	FWQ_SITE_QUEUE,
-	FWQ_SITE_CHAIN,
-	FWQ_SITE_CM,
-	FWQ_SITE_FLUSH,
-	FWQ_SITE_RELEASE,
-	FWQ_SITE_OTHER,
-	FWQ_SITE_NR,
-};
-
-/*
- * The sites' names, in enum order: the "wake_<name>_locked" keys of
- * debugfs stats and the "wakeups_<name>_*" keys of fwq_bench.
- */
-#define FWQ_WAKE_SITE_NAMES \
-	{ "queue", "chain", "cm", "flush", "release", "other" }
-
-/**
- * struct fwq_wq_stats - cumulative counters of one workqueue
- * @queued: successful queueings
- * @started: items whose execution started
- * @completed: items whose execution finished
- * @flushes: fwq_flush_workqueue() calls (drain passes included)
- * @flush_pwqs_visited: pwqs visited by flushes, in total
- * @flush_lock_cycles: lock acquisitions made by flush walks, in total: pool
- *	locks, and the per-node list locks of flush=active
- * @wakeups: wakeups issued on behalf of this workqueue, by site and
- *	by whether a pool lock was held at the wakeup call
- *	([site][0] = no lock held, [site][1] = under a pool lock)
- * @repatriated: idle workers of a non-strict unbound pool that a kick
- *	steered back into their pod, summed over the workqueue's current
- *	pwqs
- * @cpu_intensive: items run as CPU-intensive, from FWQ_CPU_INTENSIVE or
- *	flagged by the auto-detection (cpu_intensive_thresh_us), summed over
- *	the workqueue's current pwqs
- */
-struct fwq_wq_stats {
-	u64 queued;
-	u64 started;
-	u64 completed;
-	u64 flushes;
-	u64 flush_pwqs_visited;
-	u64 flush_lock_cycles;
-	u64 wakeups[FWQ_SITE_NR][2];
-	u64 repatriated;
-	u64 cpu_intensive;
-};
-
-/**
- * fwq_workqueue_get_stats - read a workqueue's counters
- * @wq: the workqueue
- * @st: filled in
- */
-void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st);
-
-/*
- * pool->lock hold/wait instrumentation (bench scenario S3). It sits behind a
- * static key and costs nothing while disabled.
- */
-#define FWQ_LOCKSTAT_BUCKETS	32	/* log2 buckets of nanoseconds */
-
-/**
- * enum fwq_lockstat_path - instrumented pool->lock sections
- * @FWQ_LS_ENQUEUE: __queue_work
- * @FWQ_LS_CHAIN: process_one_work: hold = from the chain kick to the unlock
- *	before the work function; wait = the relock after the function
- * @FWQ_LS_NR: number of paths
- */
-enum fwq_lockstat_path {
-	FWQ_LS_ENQUEUE,
-	FWQ_LS_CHAIN,
-	FWQ_LS_NR,
-};
-
-/**
- * struct fwq_lockstat - pool->lock hold and wait histograms
- * @hold: hold-time histogram per path; bucket i counts [2^i, 2^(i+1)) ns
- * @wait: wait-time (acquisition) histogram per path, same buckets
- * @wakeups_locked: wakeups issued with a pool lock held, per path
- */
-struct fwq_lockstat {
-	u64 hold[FWQ_LS_NR][FWQ_LOCKSTAT_BUCKETS];
-	u64 wait[FWQ_LS_NR][FWQ_LOCKSTAT_BUCKETS];
-	u64 wakeups_locked[FWQ_LS_NR];
-};
-
-/**
- * fwq_lockstat_enable - turn the pool->lock instrumentation on or off
- * @on: the new state; turning it on clears the histograms
- */
-void fwq_lockstat_enable(bool on);
-
-/**
- * fwq_lockstat_read - sum the per-CPU histograms
- * @out: filled in
- */
-void fwq_lockstat_read(struct fwq_lockstat *out);
-
 /**
  * fwq_version - the fwq version string
  */
 const char *fwq_version(void);
-
-/* a global debug counter by name (kernel-doc in src/main.c) */
-u64 fwq_debug_counter(const char *name);
 
 #endif /* _FWQ_FWQ_H */

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fwq: statistics, for fwq_bench and the selftests: per-workqueue counters,
+ * the pool->lock hold and wait histograms, and the global debug counters.
+ * Included by <fwq/fwq.h>.
+ */
+#ifndef _FWQ_STATS_H
+#define _FWQ_STATS_H
+
+#include <linux/types.h>
+
+struct fwq_workqueue;
+
+/**
+ * enum fwq_wake_site - where a worker wakeup was issued
+ * @FWQ_SITE_QUEUE: __queue_work and activation of inactive work
+ * @FWQ_SITE_CHAIN: the chain kick in process_one_work
+ * @FWQ_SITE_CM: per-CPU concurrency management (a worker went to sleep)
+ * @FWQ_SITE_FLUSH: the completion that ends a flusher's wait (the last
+ *	item of a flush color, the flusher cascade, a flush_work barrier)
+ * @FWQ_SITE_RELEASE: the bounce of a pwq release to fwq's kthread worker
+ * @FWQ_SITE_OTHER: manager (and its destroyer's wait), mayday, hotplug,
+ *	destruction
+ * @FWQ_SITE_NR: number of sites
+ *
+ * Worker wakeups go through wake_up_process(); the FLUSH and RELEASE sites
+ * wake their task through complete() and kthread_queue_work(), and count
+ * the call, whether or not the task was already awake.
+ */
+enum fwq_wake_site {
+	FWQ_SITE_QUEUE,
+	FWQ_SITE_CHAIN,
+	FWQ_SITE_CM,
+	FWQ_SITE_FLUSH,
+	FWQ_SITE_RELEASE,
+	FWQ_SITE_OTHER,
+	FWQ_SITE_NR,
+};
+
+/*
+ * The sites' names, in enum order: the "wake_<name>_locked" keys of
+ * debugfs stats and the "wakeups_<name>_*" keys of fwq_bench.
+ */
+#define FWQ_WAKE_SITE_NAMES \
+	{ "queue", "chain", "cm", "flush", "release", "other" }
+
+/**
+ * struct fwq_wq_stats - cumulative counters of one workqueue
+ * @queued: successful queueings
+ * @started: items whose execution started
+ * @completed: items whose execution finished
+ * @flushes: fwq_flush_workqueue() calls (drain passes included)
+ * @flush_pwqs_visited: pwqs visited by flushes, in total
+ * @flush_lock_cycles: lock acquisitions made by flush walks, in total: pool
+ *	locks, and the per-node list locks of flush=active
+ * @wakeups: wakeups issued on behalf of this workqueue, by site and
+ *	by whether a pool lock was held at the wakeup call
+ *	([site][0] = no lock held, [site][1] = under a pool lock)
+ * @repatriated: idle workers of a non-strict unbound pool that a kick
+ *	steered back into their pod, summed over the workqueue's current
+ *	pwqs
+ * @cpu_intensive: items run as CPU-intensive, from FWQ_CPU_INTENSIVE or
+ *	flagged by the auto-detection (cpu_intensive_thresh_us), summed over
+ *	the workqueue's current pwqs
+ */
+struct fwq_wq_stats {
+	u64 queued;
+	u64 started;
+	u64 completed;
+	u64 flushes;
+	u64 flush_pwqs_visited;
+	u64 flush_lock_cycles;
+	u64 wakeups[FWQ_SITE_NR][2];
+	u64 repatriated;
+	u64 cpu_intensive;
+};
+
+/**
+ * fwq_workqueue_get_stats - read a workqueue's counters
+ * @wq: the workqueue
+ * @st: filled in
+ */
+void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st);
+
+/*
+ * pool->lock hold/wait instrumentation (bench scenario S3). It sits behind a
+ * static key and costs nothing while disabled.
+ */
+#define FWQ_LOCKSTAT_BUCKETS	32	/* log2 buckets of nanoseconds */
+
+/**
+ * enum fwq_lockstat_path - instrumented pool->lock sections
+ * @FWQ_LS_ENQUEUE: __queue_work
+ * @FWQ_LS_CHAIN: process_one_work: hold = from the chain kick to the unlock
+ *	before the work function; wait = the relock after the function
+ * @FWQ_LS_NR: number of paths
+ */
+enum fwq_lockstat_path {
+	FWQ_LS_ENQUEUE,
+	FWQ_LS_CHAIN,
+	FWQ_LS_NR,
+};
+
+/**
+ * struct fwq_lockstat - pool->lock hold and wait histograms
+ * @hold: hold-time histogram per path; bucket i counts [2^i, 2^(i+1)) ns
+ * @wait: wait-time (acquisition) histogram per path, same buckets
+ * @wakeups_locked: wakeups issued with a pool lock held, per path
+ */
+struct fwq_lockstat {
+	u64 hold[FWQ_LS_NR][FWQ_LOCKSTAT_BUCKETS];
+	u64 wait[FWQ_LS_NR][FWQ_LOCKSTAT_BUCKETS];
+	u64 wakeups_locked[FWQ_LS_NR];
+};
+
+/**
+ * fwq_lockstat_enable - turn the pool->lock instrumentation on or off
+ * @on: the new state; turning it on clears the histograms
+ */
+void fwq_lockstat_enable(bool on);
+
+/**
+ * fwq_lockstat_read - sum the per-CPU histograms
+ * @out: filled in
+ */
+void fwq_lockstat_read(struct fwq_lockstat *out);
+
+/* a global debug counter by name (kernel-doc in src/main.c) */
+u64 fwq_debug_counter(const char *name);
+
+#endif /* _FWQ_STATS_H */
