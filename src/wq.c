@@ -535,6 +535,66 @@ static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 	fwq_wq_put(wq);
 }
 
+/* the fields of a new workqueue that need no allocation */
+static void fwq_wq_init_fields(struct fwq_workqueue *wq,
+			       const struct fwq_variant *variant,
+			       unsigned int flags, int max_active)
+{
+	wq->flags = flags;
+	wq->saved_max_active = max_active;
+	wq->saved_min_active = min_t(int, max_active, FWQ_MIN_ACTIVE);
+	wq->max_active = max_active;
+	wq->min_active = wq->saved_min_active;
+	mutex_init(&wq->mutex);
+	atomic_set(&wq->nr_pwqs_to_flush, 0);
+	INIT_LIST_HEAD(&wq->pwqs);
+	INIT_LIST_HEAD(&wq->flusher_queue);
+	INIT_LIST_HEAD(&wq->flusher_overflow);
+	INIT_LIST_HEAD(&wq->maydays);
+	INIT_LIST_HEAD(&wq->list);
+	refcount_set(&wq->ref, 1);
+	if (variant)
+		wq->variant = *variant;
+	else
+		fwq_default_variant(&wq->variant);
+	wq->flush_ops = fwq_flush_strategies[wq->variant.flush];
+}
+
+/*
+ * The allocations a new workqueue owns before it has pwqs: per-CPU stats
+ * and pwq pointers, its flush strategy's state, and for an unbound one the
+ * per-node nr_active slots and its attrs. On failure, fwq_free_wq() frees
+ * what was allocated (each part may be NULL).
+ */
+static int fwq_wq_alloc_parts(struct fwq_workqueue *wq)
+{
+	int i;
+
+	wq->pcpu_stats = alloc_percpu(struct fwq_wq_pcpu_stats);
+	wq->cpu_pwq = (struct fwq_pwq __rcu * __percpu *)
+		       alloc_percpu(struct fwq_pwq *);
+	if (!wq->pcpu_stats || !wq->cpu_pwq)
+		return -ENOMEM;
+	if (wq->flush_ops->init && wq->flush_ops->init(wq))
+		return -ENOMEM;
+	if (!(wq->flags & FWQ_UNBOUND))
+		return 0;
+	for (i = 0; i <= nr_node_ids; i++) {
+		struct fwq_nna *nna;
+
+		nna = fwq_kzalloc_node_slot(sizeof(*nna), i);
+		if (!nna)
+			return -ENOMEM;
+		nna->max = wq->max_active;
+		atomic_set(&nna->nr, 0);
+		raw_spin_lock_init(&nna->lock);
+		INIT_LIST_HEAD(&nna->pending_pwqs);
+		wq->nna[i] = nna;
+	}
+	wq->unbound_attrs = fwq_alloc_workqueue_attrs();
+	return wq->unbound_attrs ? 0 : -ENOMEM;
+}
+
 __printf(2, 5) struct fwq_workqueue *
 fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 			    unsigned int flags, int max_active, ...)
@@ -542,7 +602,7 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	struct fwq_workqueue_attrs *attrs = NULL;
 	struct fwq_workqueue *wq;
 	va_list args;
-	int i, ret;
+	int ret;
 
 	if (!fmt || (flags & ~FWQ_ALLOC_FLAGS) ||
 	    ((flags & FWQ_UNBOUND) && (flags & FWQ_PERCPU)) ||
@@ -572,48 +632,12 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	va_end(args);
 	fwq_wq_lockdep_init(wq);
 
-	wq->flags = flags;
-	wq->saved_max_active = max_active;
-	wq->saved_min_active = min_t(int, max_active, FWQ_MIN_ACTIVE);
-	wq->max_active = max_active;
-	wq->min_active = wq->saved_min_active;
-	mutex_init(&wq->mutex);
-	atomic_set(&wq->nr_pwqs_to_flush, 0);
-	INIT_LIST_HEAD(&wq->pwqs);
-	INIT_LIST_HEAD(&wq->flusher_queue);
-	INIT_LIST_HEAD(&wq->flusher_overflow);
-	INIT_LIST_HEAD(&wq->maydays);
-	INIT_LIST_HEAD(&wq->list);
-	refcount_set(&wq->ref, 1);
-	if (variant)
-		wq->variant = *variant;
-	else
-		fwq_default_variant(&wq->variant);
-	wq->flush_ops = fwq_flush_strategies[wq->variant.flush];
-
-	wq->pcpu_stats = alloc_percpu(struct fwq_wq_pcpu_stats);
-	wq->cpu_pwq = (struct fwq_pwq __rcu * __percpu *)
-		       alloc_percpu(struct fwq_pwq *);
-	if (!wq->pcpu_stats || !wq->cpu_pwq)
-		goto err_free;
-	if (wq->flush_ops->init && wq->flush_ops->init(wq))
+	fwq_wq_init_fields(wq, variant, flags, max_active);
+	if (fwq_wq_alloc_parts(wq))
 		goto err_free;
 	if (flags & FWQ_UNBOUND) {
-		for (i = 0; i <= nr_node_ids; i++) {
-			struct fwq_nna *nna;
-
-			nna = fwq_kzalloc_node_slot(sizeof(*nna), i);
-			if (!nna)
-				goto err_free;
-			nna->max = max_active;
-			atomic_set(&nna->nr, 0);
-			raw_spin_lock_init(&nna->lock);
-			INIT_LIST_HEAD(&nna->pending_pwqs);
-			wq->nna[i] = nna;
-		}
-		wq->unbound_attrs = fwq_alloc_workqueue_attrs();
 		attrs = fwq_alloc_workqueue_attrs();
-		if (!wq->unbound_attrs || !attrs)
+		if (!attrs)
 			goto err_free;
 		attrs->nice = (flags & FWQ_HIGHPRI) ? FWQ_HIGHPRI_NICE : 0;
 		attrs->variant = wq->variant;
