@@ -21,17 +21,9 @@
 #include "util.h"
 
 #define CULL_KNOB	"idle_timeout_ms"
+#define CULL_NO_KNOB	"fwq.ko has no " CULL_KNOB " parameter"
 #define CULL_FLOOR	2	/* too_many_workers keeps two idle workers */
 #define CULL_BURST	8
-
-static void cull_restore(const char *old)
-{
-	int ret = fwqt_param_write(CULL_KNOB, old);
-
-	if (ret < 0)
-		pr_err("fwq_test: cannot restore %s=%s: %d\n", CULL_KNOB, old,
-		       ret);
-}
 
 /* Queue @n blockers, wait until all run at once, then release them. */
 static int cull_burst(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
@@ -73,10 +65,8 @@ static void test_cull_to_floor(struct fwq_ktap_test *t)
 	unsigned long end;
 	char old[32];
 
-	if (fwqt_param_read(CULL_KNOB, old, sizeof(old)) < 0) {
-		FWQ_KTAP_SKIP(t, "fwq.ko has no idle_timeout_ms parameter");
+	if (!fwqt_param_save(t, CULL_KNOB, old, sizeof(old), CULL_NO_KNOB))
 		return;
-	}
 	fwqt_variant(t, &v, WK);
 	if (!FWQ_EXPECT(t, fwqt_param_write(CULL_KNOB, "100") > 0))
 		return;
@@ -107,7 +97,7 @@ static void test_cull_to_floor(struct fwq_ktap_test *t)
 out:
 	if (wq)
 		fwq_destroy_workqueue(wq);
-	cull_restore(old);
+	fwqt_param_restore(CULL_KNOB, old);
 }
 
 struct ck_item {
@@ -137,10 +127,8 @@ static void test_cull_vs_kick(struct fwq_ktap_test *t)
 	int round, i, ran = 0;
 	char old[32];
 
-	if (fwqt_param_read(CULL_KNOB, old, sizeof(old)) < 0) {
-		FWQ_KTAP_SKIP(t, "fwq.ko has no idle_timeout_ms parameter");
+	if (!fwqt_param_save(t, CULL_KNOB, old, sizeof(old), CULL_NO_KNOB))
 		return;
-	}
 	fwqt_variant(t, &v, WK);
 	if (!FWQ_EXPECT(t, fwqt_param_write(CULL_KNOB, "1") > 0))
 		return;
@@ -175,13 +163,13 @@ drain:
 	 * A stranded item must still run before the wq goes away: another
 	 * item kicks a worker, which finds both.
 	 */
-	cull_restore(old);
+	fwqt_param_restore(CULL_KNOB, old);
 	FWQ_INIT_WORK(&kick.work, ck_fn);
 	init_completion(&kick.done);
 	fwq_queue_work(wq, &kick.work);
 	fwq_flush_workqueue(wq);
 out:
-	cull_restore(old);
+	fwqt_param_restore(CULL_KNOB, old);
 	if (wq)
 		fwq_destroy_workqueue(wq);
 }

@@ -24,6 +24,7 @@
 #define RS_ITEMS	24
 #define RS_NICE		-7	/* + variant index */
 #define RS_KNOB		"fail_create_worker"
+#define RS_NO_KNOB	"fwq.ko has no " RS_KNOB " parameter"
 #define RS_BATCH	16	/* FWQ_RESCUER_BATCH in src/internal.h */
 #define RS_FAILSLAB	"/sys/kernel/debug/failslab/"
 
@@ -47,15 +48,6 @@ static void rs_item_fn(struct fwq_work *work)
 	atomic_inc(&it->c->done);
 }
 
-static void rs_restore(const char *old)
-{
-	int ret = fwqt_param_write(RS_KNOB, old);
-
-	if (ret < 0)
-		pr_err("fwq_test: cannot restore %s=%s: %d\n", RS_KNOB, old,
-		       ret);
-}
-
 /*
  * Invariant (H16): with worker creation failing, every item of an
  * FWQ_MEM_RECLAIM workqueue completes, and some ran in the rescuer
@@ -73,10 +65,8 @@ static void test_rescuer_progress(struct fwq_ktap_test *t)
 	char old[32];
 	int i, nice = RS_NICE + (int)t->param, rescuers;
 
-	if (fwqt_param_read(RS_KNOB, old, sizeof(old)) < 0) {
-		FWQ_KTAP_SKIP(t, "fwq.ko has no fail_create_worker parameter");
+	if (!fwqt_param_save(t, RS_KNOB, old, sizeof(old), RS_NO_KNOB))
 		return;
-	}
 	fwqt_variant(t, &v, W);
 	items = kcalloc(RS_ITEMS, sizeof(*items), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, items))
@@ -120,14 +110,14 @@ static void test_rescuer_progress(struct fwq_ktap_test *t)
 	FWQ_EXPECT_EQ(t, atomic_read(&c.done), RS_ITEMS);
 	FWQ_EXPECT(t, atomic_read(&c.by_rescuer) > 0);
 
-	rs_restore(old);
+	fwqt_param_restore(RS_KNOB, old);
 	/* creation works again: the plain workqueue recovers */
 	fwqt_wait_atomic(t, &pc.done, 1, "plain wq item after injection stops");
 	fwq_flush_workqueue(plain);
 	FWQ_EXPECT_EQ(t, atomic_read(&pc.done), 1);
 	fwq_flush_workqueue(wq);
 out:
-	rs_restore(old);
+	fwqt_param_restore(RS_KNOB, old);
 	if (wq)
 		fwq_destroy_workqueue(wq);
 	if (plain)
@@ -217,10 +207,8 @@ static void test_rescuer_pool_cpus(struct fwq_ktap_test *t)
 	bool injected;
 	char old[32];
 
-	if (fwqt_param_read(RS_KNOB, old, sizeof(old)) < 0) {
-		FWQ_KTAP_SKIP(t, "fwq.ko has no fail_create_worker parameter");
+	if (!fwqt_param_save(t, RS_KNOB, old, sizeof(old), RS_NO_KNOB))
 		return;
-	}
 	cpus_read_lock();
 	for_each_online_cpu(cpu)
 		if (n < 2)
@@ -265,7 +253,7 @@ static void test_rescuer_pool_cpus(struct fwq_ktap_test *t)
 		if (!fwqt_wait_atomic(t, &done, i + 1, "rescued item"))
 			break;
 	}
-	rs_restore(old);
+	fwqt_param_restore(RS_KNOB, old);
 	fwq_flush_workqueue(wq);
 	fwq_ktap_diag("%d items, %d by the rescuer, %d with a wrong mask",
 		      atomic_read(&done), atomic_read(&by_rescuer),
@@ -277,7 +265,7 @@ static void test_rescuer_pool_cpus(struct fwq_ktap_test *t)
 out_failslab:
 	rs_failslab(false);
 out:
-	rs_restore(old);
+	fwqt_param_restore(RS_KNOB, old);
 	if (wq)
 		fwq_destroy_workqueue(wq);
 	fwq_free_workqueue_attrs(attrs);
@@ -320,10 +308,8 @@ static void test_rescuer_alone_no_requeue(struct fwq_ktap_test *t)
 	long long requeues;
 	char old[32];
 
-	if (fwqt_param_read(RS_KNOB, old, sizeof(old)) < 0) {
-		FWQ_KTAP_SKIP(t, "fwq.ko has no fail_create_worker parameter");
+	if (!fwqt_param_save(t, RS_KNOB, old, sizeof(old), RS_NO_KNOB))
 		return;
-	}
 	fwqt_variant(t, &v, W);
 	items = kcalloc(nr, sizeof(*items), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, items))
@@ -348,7 +334,7 @@ static void test_rescuer_alone_no_requeue(struct fwq_ktap_test *t)
 	/* every item is queued behind the first: now let them run */
 	complete_all(&gate);
 	fwqt_wait_atomic(t, &done, nr, "items of one pwq, rescued");
-	rs_restore(old);
+	fwqt_param_restore(RS_KNOB, old);
 	fwq_flush_workqueue(wq);
 	fwq_ktap_diag("%d items, %d by the rescuer, %lld requeues",
 		      atomic_read(&done), atomic_read(&by_rescuer),
@@ -360,7 +346,7 @@ static void test_rescuer_alone_no_requeue(struct fwq_ktap_test *t)
 	FWQ_EXPECT_EQ(t, fwqt_debug_counter("rescuer_requeues") - requeues, 0);
 out:
 	complete_all(&gate);
-	rs_restore(old);
+	fwqt_param_restore(RS_KNOB, old);
 	if (wq)
 		fwq_destroy_workqueue(wq);
 	kfree(items);

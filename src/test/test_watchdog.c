@@ -50,15 +50,6 @@ static bool wd_lower(struct fwq_ktap_test *t, char *old, size_t len)
 	return FWQ_EXPECT(t, fwqt_param_write(WD_KNOB, val) > 0);
 }
 
-static void wd_restore(const char *old)
-{
-	int ret = fwqt_param_write(WD_KNOB, old);
-
-	if (ret < 0)
-		pr_err("fwq_test: cannot restore %s=%s: %d\n", WD_KNOB, old,
-		       ret);
-}
-
 struct wd_stall {
 	struct fwq_work a;
 	struct fwq_work b;
@@ -184,7 +175,7 @@ out:
 		fwq_destroy_workqueue(wq);
 	if (ci_old[0])
 		FWQ_EXPECT(t, fwqt_param_write(WD_CI_KNOB, ci_old) > 0);
-	wd_restore(old);
+	fwqt_param_restore(WD_KNOB, old);
 	kfree(s);
 }
 
@@ -248,7 +239,7 @@ static void test_busy_pool_not_reported(struct fwq_ktap_test *t)
 out:
 	if (wq)
 		fwq_destroy_workqueue(wq);
-	wd_restore(old);
+	fwqt_param_restore(WD_KNOB, old);
 	kfree(items);
 }
 

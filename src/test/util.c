@@ -318,6 +318,23 @@ bool fwqt_param_exists(const char *name)
 	return fwqt_param_read(name, buf, sizeof(buf)) >= 0;
 }
 
+bool fwqt_param_save(struct fwq_ktap_test *t, const char *name,
+		     char *old, size_t len, const char *reason)
+{
+	if (fwqt_param_read(name, old, len) >= 0)
+		return true;
+	FWQ_KTAP_SKIP(t, reason);
+	return false;
+}
+
+void fwqt_param_restore(const char *name, const char *old)
+{
+	int ret = fwqt_param_write(name, old);
+
+	if (ret < 0)
+		pr_err("fwq_test: cannot restore %s=%s: %d\n", name, old, ret);
+}
+
 int fwqt_count_workers(const char *prefix, int nice)
 {
 	struct task_struct *p;

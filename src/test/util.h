@@ -138,6 +138,29 @@ int fwqt_param_read(const char *name, char *buf, size_t len);
 int fwqt_param_write(const char *name, const char *val);
 bool fwqt_param_exists(const char *name);
 
+/**
+ * fwqt_param_save - save a fwq.ko parameter a case is about to change
+ * @t: running test; marked skipped if fwq.ko has no such parameter
+ * @name: parameter name
+ * @old: gets the current value, for fwqt_param_restore()
+ * @len: size of @old
+ * @reason: the skip reason (a string literal)
+ *
+ * Return: true if @old holds the value; false after skipping @t.
+ */
+bool fwqt_param_save(struct fwq_ktap_test *t, const char *name,
+		     char *old, size_t len, const char *reason);
+
+/**
+ * fwqt_param_restore - write back a fwq.ko parameter a case changed
+ * @name: parameter name
+ * @old: the value to write, as saved before the case changed it
+ *
+ * Runs on cleanup paths, after the checks: a failure is logged, not
+ * counted against the case.
+ */
+void fwqt_param_restore(const char *name, const char *old);
+
 /* Generic file helpers (debugfs, sysfs) from kernel space. */
 ssize_t fwqt_file_read(const char *path, char *buf, size_t len);
 ssize_t fwqt_file_write(const char *path, const char *val, size_t len);
