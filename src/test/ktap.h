@@ -69,6 +69,23 @@ struct fwq_ktap_suite {
 };
 
 /**
+ * FWQ_KTAP_SUITE - define a suite and its table of cases
+ * @_var: the suite's variable (declared in suites.h)
+ * @_name: suite name
+ * @...: the cases, as struct fwq_ktap_case initialisers; the table gets
+ *	its terminating entry here
+ */
+#define FWQ_KTAP_SUITE(_var, _name, ...)				\
+	static const struct fwq_ktap_case _var##_cases[] = {		\
+		__VA_ARGS__,						\
+		{}							\
+	};								\
+	const struct fwq_ktap_suite _var = {				\
+		.name = (_name),					\
+		.cases = _var##_cases,					\
+	}
+
+/**
  * fwq_ktap_run - run suites and print KTAP
  * @suites: array of suite pointers
  * @nr: number of entries in @suites

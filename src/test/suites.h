@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The suites fwq_test.ko runs, in order. Each test file defines one
- * struct fwq_ktap_suite, declares it here, lists it in fwq_test_suites[]
- * (main.c) and adds its object to Kbuild. The order goes
+ * struct fwq_ktap_suite with FWQ_KTAP_SUITE(), declares it here, lists it
+ * in fwq_test_suites[] (main.c) and adds its object to Kbuild. The order goes
  * from the basic API to the machinery built on it; CPU hotplug and the
  * bad-input sweep come late. fwq_suite_baseline runs first and
  * fwq_suite_sanity last: it compares fwq's object counts with the

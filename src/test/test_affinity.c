@@ -396,16 +396,12 @@ static void test_repatriation_counted(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
-static const struct fwq_ktap_case affinity_cases[] = {
-	FWQT_CASE("unbound_runs_inside_cpumask", test_affinity_cpumask, W),
-	FWQT_CASE("strict_runs_inside_pod", test_affinity_strict_pod, W),
-	FWQT_CASE("destroy_releases_pool", test_destroy_releases_pool, W),
-	FWQT_CASE("offline_cpumask_gets_a_worker", test_offline_cpumask, W),
-	FWQT_CASE("repatriation_counted", test_repatriation_counted, W),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_affinity = {
-	.name = "fwq_affinity",
-	.cases = affinity_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_affinity, "fwq_affinity",
+	       FWQT_CASE("unbound_runs_inside_cpumask",
+			 test_affinity_cpumask, W),
+	       FWQT_CASE("strict_runs_inside_pod", test_affinity_strict_pod, W),
+	       FWQT_CASE("destroy_releases_pool",
+			 test_destroy_releases_pool, W),
+	       FWQT_CASE("offline_cpumask_gets_a_worker",
+			 test_offline_cpumask, W),
+	       FWQT_CASE("repatriation_counted", test_repatriation_counted, W));

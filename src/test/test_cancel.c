@@ -294,15 +294,10 @@ static void test_cancel_race_accounting(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
-static const struct fwq_ktap_case cancel_cases[] = {
-	FWQT_CASE("cancel_sync_pending", test_cancel_pending, F),
-	FWQT_CASE("cancel_sync_running", test_cancel_running, F),
-	FWQT_CASE("cancel_sync_self_requeueing", test_cancel_self_requeue, F),
-	FWQT_CASE("cancel_race_accounting", test_cancel_race_accounting, F),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_cancel = {
-	.name = "fwq_cancel",
-	.cases = cancel_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_cancel, "fwq_cancel",
+	       FWQT_CASE("cancel_sync_pending", test_cancel_pending, F),
+	       FWQT_CASE("cancel_sync_running", test_cancel_running, F),
+	       FWQT_CASE("cancel_sync_self_requeueing",
+			 test_cancel_self_requeue, F),
+	       FWQT_CASE("cancel_race_accounting",
+			 test_cancel_race_accounting, F));

@@ -256,15 +256,10 @@ static void test_cm_auto_intensive(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
-static const struct fwq_ktap_case cm_cases[] = {
-	FWQT_CASE("blocking_item_does_not_stall_cpu", test_cm_blocking, W),
-	FWQT_CASE("cpu_intensive_does_not_stall_cpu", test_cm_intensive, W),
-	FWQT_CASE("long_busy_item_does_not_stall_cpu", test_cm_auto_intensive,
-		  W),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_cm = {
-	.name = "fwq_cm",
-	.cases = cm_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_cm, "fwq_cm",
+	       FWQT_CASE("blocking_item_does_not_stall_cpu",
+			 test_cm_blocking, W),
+	       FWQT_CASE("cpu_intensive_does_not_stall_cpu",
+			 test_cm_intensive, W),
+	       FWQT_CASE("long_busy_item_does_not_stall_cpu",
+			 test_cm_auto_intensive, W));

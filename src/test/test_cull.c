@@ -174,13 +174,6 @@ out:
 		fwq_destroy_workqueue(wq);
 }
 
-static const struct fwq_ktap_case cull_cases[] = {
-	FWQT_CASE("idle_cull_to_floor", test_cull_to_floor, WK),
-	FWQT_CASE("cull_never_strands_item", test_cull_vs_kick, WK),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_cull = {
-	.name = "fwq_cull",
-	.cases = cull_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_cull, "fwq_cull",
+	       FWQT_CASE("idle_cull_to_floor", test_cull_to_floor, WK),
+	       FWQT_CASE("cull_never_strands_item", test_cull_vs_kick, WK));

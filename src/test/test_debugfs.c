@@ -214,13 +214,8 @@ static void test_params_bad_writes(struct fwq_ktap_test *t)
 	df_check_tree(t, DF_PARAMS, true);
 }
 
-static const struct fwq_ktap_case debugfs_cases[] = {
-	{ .name = "debugfs_rejects_bad_writes", .run = test_debugfs_bad_writes },
-	{ .name = "params_reject_bad_writes", .run = test_params_bad_writes },
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_debugfs = {
-	.name = "fwq_debugfs",
-	.cases = debugfs_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_debugfs, "fwq_debugfs",
+	       { .name = "debugfs_rejects_bad_writes",
+		 .run = test_debugfs_bad_writes },
+	       { .name = "params_reject_bad_writes",
+		 .run = test_params_bad_writes });

@@ -297,14 +297,7 @@ static void test_mod_cancel_race(struct fwq_ktap_test *t)
 	}
 }
 
-static const struct fwq_ktap_case delayed_cases[] = {
-	FWQT_CASE("delayed_no_run_before_delay", test_no_early_run, W),
-	FWQT_CASE("delayed_mod_cancel_flush", test_mod_cancel_flush, W),
-	FWQT_CASE("delayed_mod_cancel_race", test_mod_cancel_race, W),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_delayed = {
-	.name = "fwq_delayed",
-	.cases = delayed_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_delayed, "fwq_delayed",
+	       FWQT_CASE("delayed_no_run_before_delay", test_no_early_run, W),
+	       FWQT_CASE("delayed_mod_cancel_flush", test_mod_cancel_flush, W),
+	       FWQT_CASE("delayed_mod_cancel_race", test_mod_cancel_race, W));

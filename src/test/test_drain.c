@@ -391,14 +391,8 @@ out_go:
 	kfree(c);
 }
 
-static const struct fwq_ktap_case drain_cases[] = {
-	FWQT_CASE("drain_with_chained_work", test_drain_chained, F),
-	FWQT_CASE("destroy_runs_pending_work", test_destroy_pending, F),
-	{ .name = "drain_rejects_irq_queueing", .run = test_drain_rejects_irq },
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_drain = {
-	.name = "fwq_drain",
-	.cases = drain_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_drain, "fwq_drain",
+	       FWQT_CASE("drain_with_chained_work", test_drain_chained, F),
+	       FWQT_CASE("destroy_runs_pending_work", test_destroy_pending, F),
+	       { .name = "drain_rejects_irq_queueing",
+		 .run = test_drain_rejects_irq });

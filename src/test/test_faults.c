@@ -184,14 +184,7 @@ out:
 		fwq_destroy_workqueue(a.wq);
 }
 
-static const struct fwq_ktap_case faults_cases[] = {
-	FWQT_CASE("alloc_fails_cleanly", test_alloc_fails_cleanly, F),
-	FWQT_CASE("apply_attrs_fails_cleanly", test_apply_attrs_fails_cleanly,
-		  F),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_faults = {
-	.name = "fwq_faults",
-	.cases = faults_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_faults, "fwq_faults",
+	       FWQT_CASE("alloc_fails_cleanly", test_alloc_fails_cleanly, F),
+	       FWQT_CASE("apply_attrs_fails_cleanly",
+			 test_apply_attrs_fails_cleanly, F));

@@ -534,16 +534,12 @@ static void test_flush_overflow(struct fwq_ktap_test *t)
 	}
 }
 
-static const struct fwq_ktap_case flush_cases[] = {
-	FWQT_CASE("flush_work_waits", test_flush_work_waits, F),
-	FWQT_CASE("flush_waits_retired_color", test_flush_retired_color, F),
-	FWQT_CASE("flush_waits_for_all_queued_before", test_flush_completeness, F),
-	FWQT_CASE("flush_not_livelocked", test_flush_not_livelocked, F),
-	FWQT_CASE("flush_overflow_16plus_flushers", test_flush_overflow, F),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_flush = {
-	.name = "fwq_flush",
-	.cases = flush_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_flush, "fwq_flush",
+	       FWQT_CASE("flush_work_waits", test_flush_work_waits, F),
+	       FWQT_CASE("flush_waits_retired_color",
+			 test_flush_retired_color, F),
+	       FWQT_CASE("flush_waits_for_all_queued_before",
+			 test_flush_completeness, F),
+	       FWQT_CASE("flush_not_livelocked", test_flush_not_livelocked, F),
+	       FWQT_CASE("flush_overflow_16plus_flushers",
+			 test_flush_overflow, F));

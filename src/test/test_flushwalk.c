@@ -236,13 +236,7 @@ out:
 	fwq_destroy_workqueue(wq);
 }
 
-static const struct fwq_ktap_case flushwalk_cases[] = {
-	FWQT_CASE("flush_walk_matches_variant", test_flush_walk, F),
-	FWQT_CASE("flush_walk_keeps_busy_pwqs", test_flush_walk_kept, F),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_flushwalk = {
-	.name = "fwq_flushwalk",
-	.cases = flushwalk_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_flushwalk, "fwq_flushwalk",
+	       FWQT_CASE("flush_walk_matches_variant", test_flush_walk, F),
+	       FWQT_CASE("flush_walk_keeps_busy_pwqs",
+			 test_flush_walk_kept, F));

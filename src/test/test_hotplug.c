@@ -182,12 +182,5 @@ out:
 	free_cpumask_var(online);
 }
 
-static const struct fwq_ktap_case hotplug_cases[] = {
-	FWQT_CASE("hotplug_loses_no_item", test_hotplug_no_loss, W),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_hotplug = {
-	.name = "fwq_hotplug",
-	.cases = hotplug_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_hotplug, "fwq_hotplug",
+	       FWQT_CASE("hotplug_loses_no_item", test_hotplug_no_loss, W));

@@ -372,15 +372,12 @@ static void test_raise_max_active(struct fwq_ktap_test *t)
 	}
 }
 
-static const struct fwq_ktap_case maxactive_cases[] = {
-	FWQT_CASE("percpu_max_active_per_cpu", test_percpu_max_active, W),
-	FWQT_CASE("unbound_max_active_per_node", test_unbound_max_active, W),
-	FWQT_CASE("unbound_max_active_every_node", test_unbound_every_node, W),
-	FWQT_CASE("raise_max_active_activates", test_raise_max_active, W),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_maxactive = {
-	.name = "fwq_maxactive",
-	.cases = maxactive_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_maxactive, "fwq_maxactive",
+	       FWQT_CASE("percpu_max_active_per_cpu",
+			 test_percpu_max_active, W),
+	       FWQT_CASE("unbound_max_active_per_node",
+			 test_unbound_max_active, W),
+	       FWQT_CASE("unbound_max_active_every_node",
+			 test_unbound_every_node, W),
+	       FWQT_CASE("raise_max_active_activates",
+			 test_raise_max_active, W));

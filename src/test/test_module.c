@@ -57,14 +57,7 @@ static void test_version_matches(struct fwq_ktap_test *t)
 			      FWQ_VERSION);
 }
 
-static const struct fwq_ktap_case module_cases[] = {
-	{ .name = "module_loaded", .run = test_module_loaded },
-	{ .name = "debugfs_root", .run = test_debugfs_root },
-	{ .name = "version_matches", .run = test_version_matches },
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_module = {
-	.name = "fwq_module",
-	.cases = module_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_module, "fwq_module",
+	       { .name = "module_loaded", .run = test_module_loaded },
+	       { .name = "debugfs_root", .run = test_debugfs_root },
+	       { .name = "version_matches", .run = test_version_matches });

@@ -200,13 +200,7 @@ static void test_ordered_fixed(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
-static const struct fwq_ktap_case ordered_cases[] = {
-	FWQT_CASE("ordered_runs_in_order", test_ordered_in_order, WK),
-	{ .name = "ordered_max_active_fixed", .run = test_ordered_fixed },
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_ordered = {
-	.name = "fwq_ordered",
-	.cases = ordered_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_ordered, "fwq_ordered",
+	       FWQT_CASE("ordered_runs_in_order", test_ordered_in_order, WK),
+	       { .name = "ordered_max_active_fixed",
+		 .run = test_ordered_fixed });

@@ -342,16 +342,12 @@ static void test_alloc_bad_variant(struct fwq_ktap_test *t)
 		fwq_destroy_workqueue(wq);
 }
 
-static const struct fwq_ktap_case queue_cases[] = {
-	FWQT_CASE("queued_item_runs_exactly_once", test_exactly_once, WK),
-	FWQT_CASE("queue_pending_returns_false", test_pending_returns_false, W),
-	FWQT_CASE("non_reentrant", test_non_reentrant, W),
-	{ .name = "queue_work_node_runs", .run = test_queue_node },
-	{ .name = "alloc_rejects_bad_variant", .run = test_alloc_bad_variant },
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_queue = {
-	.name = "fwq_queue",
-	.cases = queue_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_queue, "fwq_queue",
+	       FWQT_CASE("queued_item_runs_exactly_once",
+			 test_exactly_once, WK),
+	       FWQT_CASE("queue_pending_returns_false",
+			 test_pending_returns_false, W),
+	       FWQT_CASE("non_reentrant", test_non_reentrant, W),
+	       { .name = "queue_work_node_runs", .run = test_queue_node },
+	       { .name = "alloc_rejects_bad_variant",
+		 .run = test_alloc_bad_variant });

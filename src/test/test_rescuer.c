@@ -352,17 +352,10 @@ out:
 	kfree(items);
 }
 
-static const struct fwq_ktap_case rescuer_cases[] = {
-	FWQT_CASE("rescuer_progress_when_creation_fails",
-		  test_rescuer_progress, W),
-	FWQT_CASE("rescuer_attaches_with_pool_cpus",
-		  test_rescuer_pool_cpus, W),
-	FWQT_CASE("rescuer_alone_keeps_its_pwq",
-		  test_rescuer_alone_no_requeue, W),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_rescuer = {
-	.name = "fwq_rescuer",
-	.cases = rescuer_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_rescuer, "fwq_rescuer",
+	       FWQT_CASE("rescuer_progress_when_creation_fails",
+			 test_rescuer_progress, W),
+	       FWQT_CASE("rescuer_attaches_with_pool_cpus",
+			 test_rescuer_pool_cpus, W),
+	       FWQT_CASE("rescuer_alone_keeps_its_pwq",
+			 test_rescuer_alone_no_requeue, W));

@@ -141,23 +141,10 @@ static void test_no_consistency_errors(struct fwq_ktap_test *t)
 	kfree(buf);
 }
 
-static const struct fwq_ktap_case baseline_cases[] = {
-	{ .name = "record_object_counts", .run = test_baseline },
-	{}
-};
+FWQ_KTAP_SUITE(fwq_suite_baseline, "fwq_baseline",
+	       { .name = "record_object_counts", .run = test_baseline });
 
-const struct fwq_ktap_suite fwq_suite_baseline = {
-	.name = "fwq_baseline",
-	.cases = baseline_cases,
-};
-
-static const struct fwq_ktap_case sanity_cases[] = {
-	{ .name = "objects_freed", .run = test_objects_freed },
-	{ .name = "no_consistency_errors", .run = test_no_consistency_errors },
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_sanity = {
-	.name = "fwq_sanity",
-	.cases = sanity_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_sanity, "fwq_sanity",
+	       { .name = "objects_freed", .run = test_objects_freed },
+	       { .name = "no_consistency_errors",
+		 .run = test_no_consistency_errors });

@@ -121,15 +121,10 @@ static void test_scope_names_exact(struct fwq_ktap_test *t)
 			      "invalid"));
 }
 
-static const struct fwq_ktap_case variant_cases[] = {
-	FWQT_CASE("variant_str_parse_roundtrip", test_variant_roundtrip, WKF),
-	{ .name = "variant_parse_rejects_bad_input",
-	  .run = test_variant_rejects_bad },
-	{ .name = "scope_names_match_exactly", .run = test_scope_names_exact },
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_variant = {
-	.name = "fwq_variant",
-	.cases = variant_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_variant, "fwq_variant",
+	       FWQT_CASE("variant_str_parse_roundtrip",
+			 test_variant_roundtrip, WKF),
+	       { .name = "variant_parse_rejects_bad_input",
+		 .run = test_variant_rejects_bad },
+	       { .name = "scope_names_match_exactly",
+		 .run = test_scope_names_exact });

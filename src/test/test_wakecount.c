@@ -290,14 +290,7 @@ out:
 	fwq_destroy_workqueue(wq);
 }
 
-static const struct fwq_ktap_case wakecount_cases[] = {
-	FWQT_CASE("deferred_wake_not_under_pool_lock",
-		  test_wakeups_outside_lock, WK),
-	FWQT_CASE("every_wakeup_counted", test_every_wakeup_counted, W),
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_wakecount = {
-	.name = "fwq_wakecount",
-	.cases = wakecount_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_wakecount, "fwq_wakecount",
+	       FWQT_CASE("deferred_wake_not_under_pool_lock",
+			 test_wakeups_outside_lock, WK),
+	       FWQT_CASE("every_wakeup_counted", test_every_wakeup_counted, W));

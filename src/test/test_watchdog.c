@@ -243,15 +243,8 @@ out:
 	kfree(items);
 }
 
-static const struct fwq_ktap_case wd_cases[] = {
-	{ .name = "stalled_pool_reported_once",
-	  .run = test_stall_reported_once },
-	{ .name = "busy_pool_not_reported",
-	  .run = test_busy_pool_not_reported },
-	{}
-};
-
-const struct fwq_ktap_suite fwq_suite_watchdog = {
-	.name = "fwq_watchdog",
-	.cases = wd_cases,
-};
+FWQ_KTAP_SUITE(fwq_suite_watchdog, "fwq_watchdog",
+	       { .name = "stalled_pool_reported_once",
+		 .run = test_stall_reported_once },
+	       { .name = "busy_pool_not_reported",
+		 .run = test_busy_pool_not_reported });
