@@ -196,10 +196,7 @@ static void sr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_cancel_self_requeue(struct fwq_ktap_test *t)
 {
-	struct fwq_variant v;
-
-	fwqt_variant(t, &v, F);
-	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_DFL, sr_run);
+	fwqt_case_percpu_unbound(t, F, FWQ_AFFN_DFL, sr_run);
 }
 
 #define CR_ROUNDS	400

@@ -182,10 +182,7 @@ static void h8_pattern(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_flush_retired_color(struct fwq_ktap_test *t)
 {
-	struct fwq_variant v;
-
-	fwqt_variant(t, &v, F);
-	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_CPU, h8_pattern);
+	fwqt_case_percpu_unbound(t, F, FWQ_AFFN_CPU, h8_pattern);
 }
 
 /* ---- flush_workqueue completeness under concurrent queueing ---- */
@@ -340,10 +337,7 @@ static void fc_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_flush_completeness(struct fwq_ktap_test *t)
 {
-	struct fwq_variant v;
-
-	fwqt_variant(t, &v, F);
-	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_CPU, fc_run);
+	fwqt_case_percpu_unbound(t, F, FWQ_AFFN_CPU, fc_run);
 }
 
 /* ---- no livelock ---- */
@@ -412,10 +406,7 @@ static void ll_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_flush_not_livelocked(struct fwq_ktap_test *t)
 {
-	struct fwq_variant v;
-
-	fwqt_variant(t, &v, F);
-	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_DFL, ll_run);
+	fwqt_case_percpu_unbound(t, F, FWQ_AFFN_DFL, ll_run);
 }
 
 /* ---- overflow: more flushers than colours ---- */

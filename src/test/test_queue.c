@@ -108,10 +108,7 @@ static void eo_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_exactly_once(struct fwq_ktap_test *t)
 {
-	struct fwq_variant v;
-
-	fwqt_variant(t, &v, WK);
-	fwqt_run_percpu_unbound(t, &v, FWQ_AFFN_DFL, eo_run_one);
+	fwqt_case_percpu_unbound(t, WK, FWQ_AFFN_DFL, eo_run_one);
 }
 
 struct requeue_item {

@@ -475,6 +475,18 @@ void fwqt_run_percpu_unbound(struct fwq_ktap_test *t,
 	}
 }
 
+void __fwqt_case_percpu_unbound(struct fwq_ktap_test *t, unsigned int axes,
+				enum fwq_affn_scope scope,
+				void (*body)(struct fwq_ktap_test *t,
+					     struct fwq_workqueue *wq,
+					     const char *kind))
+{
+	struct fwq_variant v;
+
+	__fwqt_variant(t, &v, axes);
+	fwqt_run_percpu_unbound(t, &v, scope, body);
+}
+
 int fwqt_random_online_cpu(void)
 {
 	unsigned int n = get_random_u32_below(num_online_cpus());

@@ -321,6 +321,23 @@ void fwqt_run_percpu_unbound(struct fwq_ktap_test *t,
 					  struct fwq_workqueue *wq,
 					  const char *kind));
 
+/**
+ * fwqt_case_percpu_unbound - fwqt_run_percpu_unbound() on the variant of
+ *	the running case
+ * @t: running test
+ * @ax: the case's axis set (W, WK, F, WF, WKF); the variant is printed as
+ *	a diagnostic, as fwqt_variant() does
+ * @scope: as fwqt_run_percpu_unbound()
+ * @body: as fwqt_run_percpu_unbound()
+ */
+#define fwqt_case_percpu_unbound(t, ax, scope, body)			\
+	__fwqt_case_percpu_unbound((t), FWQT_AXES_##ax, (scope), (body))
+void __fwqt_case_percpu_unbound(struct fwq_ktap_test *t, unsigned int axes,
+				enum fwq_affn_scope scope,
+				void (*body)(struct fwq_ktap_test *t,
+					     struct fwq_workqueue *wq,
+					     const char *kind));
+
 /*
  * Has @c completed within @ms? Used only to show that something which must
  * not happen yet (a flush or cancel returning early) did not: a correct
