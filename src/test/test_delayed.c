@@ -38,8 +38,9 @@ static void dl_fn(struct fwq_work *work)
 }
 
 static void dl_early_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
-			 bool percpu, const char *kind)
+			 const char *kind)
 {
+	bool percpu = fwqt_kind_is_percpu(kind);
 	struct dl_item *items;
 	int i, early = 0, done = 0;
 	unsigned long end;
@@ -93,20 +94,7 @@ static void dl_early_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_no_early_run(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
-	struct fwq_variant v;
-
-	fwqt_variant(t, &v, W);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		dl_early_run(t, wq, true, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
-	if (wq) {
-		dl_early_run(t, wq, false, "unbound");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_case_percpu_unbound(t, W, FWQ_AFFN_DFL, dl_early_run);
 }
 
 /*
@@ -240,7 +228,7 @@ static void dr_canceller(void *p)
 }
 
 static void dr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
-		   bool percpu, const char *kind)
+		   const char *kind)
 {
 	void (*fns[4])(void *) = { dr_modder, dr_modder, dr_queuer,
 				   dr_canceller };
@@ -253,7 +241,7 @@ static void dr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		return;
 	FWQ_INIT_DELAYED_WORK(&c->it.dwork, dl_fn);
 	c->wq = wq;
-	c->percpu = percpu;
+	c->percpu = fwqt_kind_is_percpu(kind);
 	for (i = 0; i < 4; i++)
 		if (fwqt_thread_start(&th[i], fns[i], c, -1, "dr"))
 			th[i].task = NULL;
@@ -281,20 +269,7 @@ static void dr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_mod_cancel_race(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
-	struct fwq_variant v;
-
-	fwqt_variant(t, &v, W);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		dr_run(t, wq, true, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
-	if (wq) {
-		dr_run(t, wq, false, "unbound");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_case_percpu_unbound(t, W, FWQ_AFFN_DFL, dr_run);
 }
 
 FWQ_KTAP_SUITE(fwq_suite_delayed, "fwq_delayed",

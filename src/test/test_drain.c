@@ -91,7 +91,7 @@ static void drain_stop_chains(struct chain_ctx *c)
 }
 
 static void drain_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
-		      bool percpu, const char *kind)
+		      const char *kind)
 {
 	struct chain_item extra = {};
 	struct chain_ctx *c;
@@ -101,7 +101,7 @@ static void drain_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	if (!FWQ_EXPECT(t, c))
 		return;
 	c->wq = wq;
-	c->percpu = percpu;
+	c->percpu = fwqt_kind_is_percpu(kind);
 	for (i = 0; i < DR_CHAINS; i++) {
 		FWQ_INIT_WORK(&c->items[i].work, chain_fn);
 		FWQ_INIT_WORK(&c->hops[i].work, chain_fn);
@@ -148,20 +148,7 @@ static void drain_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_drain_chained(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
-	struct fwq_variant v;
-
-	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		drain_run(t, wq, true, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
-	if (wq) {
-		drain_run(t, wq, false, "unbound");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_case_percpu_unbound(t, F, FWQ_AFFN_DFL, drain_run);
 }
 
 #define DS_ITEMS	16

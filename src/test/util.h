@@ -18,6 +18,7 @@
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include <fwq/fwq.h>
@@ -320,6 +321,21 @@ void fwqt_run_percpu_unbound(struct fwq_ktap_test *t,
 			     void (*body)(struct fwq_ktap_test *t,
 					  struct fwq_workqueue *wq,
 					  const char *kind));
+
+/**
+ * fwqt_kind_is_percpu - is a fwqt_run_percpu_unbound() body on the per-CPU
+ *	workqueue?
+ * @kind: the kind the body was called with
+ *
+ * For bodies that pick a CPU per item on a per-CPU workqueue and
+ * FWQ_CPU_UNBOUND on an unbound one.
+ *
+ * Return: true for "percpu", false for the unbound kinds.
+ */
+static inline bool fwqt_kind_is_percpu(const char *kind)
+{
+	return !strcmp(kind, "percpu");
+}
 
 /**
  * fwqt_case_percpu_unbound - fwqt_run_percpu_unbound() on the variant of
