@@ -50,6 +50,31 @@ static bool wd_lower(struct fwq_ktap_test *t, char *old, size_t len)
 	return FWQ_EXPECT(t, fwqt_param_write(WD_KNOB, val) > 0);
 }
 
+/*
+ * The workqueue of a case: per-CPU, of the module default variant.
+ * @reports gets the number of watchdog reports before the case. NULL (the
+ * case failed) if either cannot be had.
+ */
+static struct fwq_workqueue *wd_alloc(struct fwq_ktap_test *t,
+				      long long *reports)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	long long base;
+
+	fwqt_variant_of(0, 0, &v);
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	if (!wq)
+		return NULL;
+	base = wd_reports();
+	if (!FWQ_EXPECT(t, base >= 0)) {
+		fwq_destroy_workqueue(wq);
+		return NULL;
+	}
+	*reports = base;
+	return wq;
+}
+
 struct wd_stall {
 	struct fwq_work a;
 	struct fwq_work b;
@@ -107,7 +132,6 @@ static void test_stall_reported_once(struct fwq_ktap_test *t)
 	struct fwq_workqueue *wq = NULL;
 	long long base, seen = -1, after;
 	char old[32], mode[16], ci_old[32];
-	struct fwq_variant v;
 	struct wd_stall *s;
 	int cpu;
 
@@ -131,12 +155,8 @@ static void test_stall_reported_once(struct fwq_ktap_test *t)
 	FWQ_INIT_WORK(&s->b, wd_stall_b_fn);
 	init_completion(&s->a_started);
 	init_completion(&s->b_done);
-	fwqt_variant_of(0, 0, &v);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	wq = wd_alloc(t, &base);
 	if (!wq)
-		goto out;
-	base = wd_reports();
-	if (!FWQ_EXPECT(t, base >= 0))
 		goto out;
 
 	cpu = fwqt_random_online_cpu();
@@ -202,7 +222,6 @@ static void wd_chain_fn(struct fwq_work *work)
 static void test_busy_pool_not_reported(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *wq = NULL;
-	struct fwq_variant v;
 	struct wd_chain *items;
 	long long base, after;
 	atomic_t ran;
@@ -217,12 +236,8 @@ static void test_busy_pool_not_reported(struct fwq_ktap_test *t)
 		return;
 	}
 	atomic_set(&ran, 0);
-	fwqt_variant_of(0, 0, &v);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	wq = wd_alloc(t, &base);
 	if (!wq)
-		goto out;
-	base = wd_reports();
-	if (!FWQ_EXPECT(t, base >= 0))
 		goto out;
 	cpu = fwqt_random_online_cpu();
 	for (i = 0; i < WD_CHAIN; i++) {
