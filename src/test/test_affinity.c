@@ -95,34 +95,13 @@ static const struct cpumask *af_self(int cpu, void *arg)
 	return cpumask_of(cpu);
 }
 
+/* an unbound workqueue of @v on @mask, nice 0 */
 static struct fwq_workqueue *af_alloc(struct fwq_ktap_test *t,
 				      const struct fwq_variant *v,
 				      const struct cpumask *mask,
 				      enum fwq_affn_scope scope, bool strict)
 {
-	struct fwq_workqueue_attrs *attrs;
-	struct fwq_workqueue *wq;
-	int ret;
-
-	wq = fwqt_alloc_wq(t, v, FWQ_UNBOUND, 0);
-	if (!wq)
-		return NULL;
-	attrs = fwq_alloc_workqueue_attrs();
-	if (!FWQ_EXPECT(t, attrs)) {
-		fwq_destroy_workqueue(wq);
-		return NULL;
-	}
-	cpumask_copy(attrs->cpumask, mask);
-	attrs->affn_scope = scope;
-	attrs->affn_strict = strict;
-	attrs->variant = *v;
-	ret = fwq_apply_workqueue_attrs(wq, attrs);
-	fwq_free_workqueue_attrs(attrs);
-	if (!FWQ_EXPECT_EQ(t, ret, 0)) {
-		fwq_destroy_workqueue(wq);
-		return NULL;
-	}
-	return wq;
+	return fwqt_alloc_unbound_mask(t, v, 0, 0, mask, scope, strict, 0);
 }
 
 /*

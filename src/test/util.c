@@ -446,6 +446,38 @@ bool fwqt_call_finish(struct fwq_ktap_test *t, struct fwqt_call *c,
 	return fwqt_thread_join(t, &c->th, fwqt_call_unstick, c->gate, what);
 }
 
+struct fwq_workqueue *
+fwqt_alloc_unbound_mask(struct fwq_ktap_test *t, const struct fwq_variant *v,
+			unsigned int flags, int max_active,
+			const struct cpumask *mask, enum fwq_affn_scope scope,
+			bool strict, int nice)
+{
+	struct fwq_workqueue_attrs *attrs;
+	struct fwq_workqueue *wq;
+	int ret;
+
+	wq = fwqt_alloc_wq(t, v, FWQ_UNBOUND | flags, max_active);
+	if (!wq)
+		return NULL;
+	attrs = fwq_alloc_workqueue_attrs();
+	if (!FWQ_EXPECT(t, attrs)) {
+		fwq_destroy_workqueue(wq);
+		return NULL;
+	}
+	attrs->nice = nice;
+	attrs->affn_scope = scope;
+	attrs->affn_strict = strict;
+	attrs->variant = *v;
+	cpumask_copy(attrs->cpumask, mask);
+	ret = fwq_apply_workqueue_attrs(wq, attrs);
+	fwq_free_workqueue_attrs(attrs);
+	if (!FWQ_EXPECT_EQ(t, ret, 0)) {
+		fwq_destroy_workqueue(wq);
+		return NULL;
+	}
+	return wq;
+}
+
 void fwqt_run_percpu_unbound(struct fwq_ktap_test *t,
 			     const struct fwq_variant *v,
 			     enum fwq_affn_scope scope,

@@ -267,40 +267,38 @@ fwqt_alloc_wq(struct fwq_ktap_test *t, const struct fwq_variant *v,
 	return wq;
 }
 
+/**
+ * fwqt_alloc_unbound_mask - an unbound workqueue of a variant with attrs
+ * @t: running test; failed if the workqueue or its attrs cannot be had
+ * @v: variant
+ * @flags: FWQ_* flags besides FWQ_UNBOUND
+ * @max_active: as fwq_alloc_workqueue_variant()
+ * @mask: the workqueue's cpumask
+ * @scope: its affinity scope
+ * @strict: its affn_strict
+ * @nice: its nice level
+ *
+ * Return: the workqueue, or NULL (nothing left allocated).
+ */
+struct fwq_workqueue *
+fwqt_alloc_unbound_mask(struct fwq_ktap_test *t, const struct fwq_variant *v,
+			unsigned int flags, int max_active,
+			const struct cpumask *mask, enum fwq_affn_scope scope,
+			bool strict, int nice);
+
 /*
  * fwqt_alloc_unbound - an unbound workqueue with a given scope and nice
- * level. A nice level no other test uses gives the workqueue pools of its
- * own, so that the test can count their workers.
+ * level, on all possible CPUs, not strict. A nice level no other test uses
+ * gives the workqueue pools of its own, so that the test can count their
+ * workers.
  */
 static inline struct fwq_workqueue *
 fwqt_alloc_unbound(struct fwq_ktap_test *t, const struct fwq_variant *v,
 		   unsigned int flags, int max_active,
 		   enum fwq_affn_scope scope, int nice)
 {
-	struct fwq_workqueue_attrs *attrs;
-	struct fwq_workqueue *wq;
-	int ret;
-
-	wq = fwqt_alloc_wq(t, v, FWQ_UNBOUND | flags, max_active);
-	if (!wq)
-		return NULL;
-	attrs = fwq_alloc_workqueue_attrs();
-	if (!FWQ_EXPECT(t, attrs)) {
-		fwq_destroy_workqueue(wq);
-		return NULL;
-	}
-	attrs->nice = nice;
-	attrs->affn_scope = scope;
-	attrs->affn_strict = false;
-	attrs->variant = *v;
-	cpumask_copy(attrs->cpumask, cpu_possible_mask);
-	ret = fwq_apply_workqueue_attrs(wq, attrs);
-	fwq_free_workqueue_attrs(attrs);
-	if (!FWQ_EXPECT_EQ(t, ret, 0)) {
-		fwq_destroy_workqueue(wq);
-		return NULL;
-	}
-	return wq;
+	return fwqt_alloc_unbound_mask(t, v, flags, max_active,
+				       cpu_possible_mask, scope, false, nice);
 }
 
 /**
