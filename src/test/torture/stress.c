@@ -673,6 +673,27 @@ bool tt_stress_producers_progress(void)
 	return all;
 }
 
+/*
+ * Start @n threads "<name>/<i>" of @fn, thread i with the argument
+ * seed + @mul * i + @add, appending them to @tasks (*@nr of them so far).
+ */
+static int tt_start_seeded(struct task_struct **tasks, int *nr, int n,
+			   int (*fn)(void *), u32 seed, int mul, int add,
+			   const char *name)
+{
+	struct task_struct *t;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		t = kthread_run(fn, (void *)(unsigned long)(seed + mul * i + add),
+				"%s/%d", name, i);
+		if (IS_ERR(t))
+			return PTR_ERR(t);
+		tasks[(*nr)++] = t;
+	}
+	return 0;
+}
+
 int tt_stress_start(int nproducers, int nflushers, int nchurn, u32 seed,
 		    int wq_types, int max_active)
 {
@@ -756,27 +777,12 @@ int tt_stress_start(int nproducers, int nflushers, int nchurn, u32 seed,
 			return PTR_ERR(t);
 		tt_producers[i].task = t;
 	}
-	for (i = 0; i < nflushers; i++) {
-		struct task_struct *t;
-
-		t = kthread_run(tt_flusher_fn,
-				(void *)(unsigned long)(seed + 7 * i + 3),
-				"fwqt_flush/%d", i);
-		if (IS_ERR(t))
-			return PTR_ERR(t);
-		tt_flushers[tt_nr_flushers++] = t;
-	}
-	for (i = 0; i < nchurn; i++) {
-		struct task_struct *t;
-
-		t = kthread_run(tt_churn_fn,
-				(void *)(unsigned long)(seed + 13 * i + 5),
-				"fwqt_churn/%d", i);
-		if (IS_ERR(t))
-			return PTR_ERR(t);
-		tt_churners[tt_nr_churners++] = t;
-	}
-	return 0;
+	ret = tt_start_seeded(tt_flushers, &tt_nr_flushers, nflushers,
+			      tt_flusher_fn, seed, 7, 3, "fwqt_flush");
+	if (ret)
+		return ret;
+	return tt_start_seeded(tt_churners, &tt_nr_churners, nchurn,
+			       tt_churn_fn, seed, 13, 5, "fwqt_churn");
 }
 
 /*
