@@ -74,6 +74,18 @@ static int tt_onoff_fn(void *arg)
 	return 0;
 }
 
+/* start @fn as thread @name in *@task; on failure *@task stays NULL */
+static int tt_kthread_run(struct task_struct **task, int (*fn)(void *),
+			  const char *name)
+{
+	struct task_struct *t = kthread_run(fn, NULL, "%s", name);
+
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	*task = t;
+	return 0;
+}
+
 int tt_onoff_start(unsigned int interval_ms, unsigned int holdoff_s, u32 seed)
 {
 	if (!interval_ms)
@@ -86,14 +98,7 @@ int tt_onoff_start(unsigned int interval_ms, unsigned int holdoff_s, u32 seed)
 	tt_onoff_holdoff_s = holdoff_s;
 	tt_onoff_seed = seed;
 	cpumask_clear(&tt_offlined);
-	tt_onoff_task = kthread_run(tt_onoff_fn, NULL, "fwqt_onoff");
-	if (IS_ERR(tt_onoff_task)) {
-		int ret = PTR_ERR(tt_onoff_task);
-
-		tt_onoff_task = NULL;
-		return ret;
-	}
-	return 0;
+	return tt_kthread_run(&tt_onoff_task, tt_onoff_fn, "fwqt_onoff");
 }
 
 /* stop the churn and bring back every CPU it took offline */
@@ -147,14 +152,7 @@ int tt_stutter_start(unsigned int stutter_s)
 	if (!stutter_s)
 		return 0;
 	tt_stutter_s = stutter_s;
-	tt_stutter_task = kthread_run(tt_stutter_fn, NULL, "fwqt_stutter");
-	if (IS_ERR(tt_stutter_task)) {
-		int ret = PTR_ERR(tt_stutter_task);
-
-		tt_stutter_task = NULL;
-		return ret;
-	}
-	return 0;
+	return tt_kthread_run(&tt_stutter_task, tt_stutter_fn, "fwqt_stutter");
 }
 
 void tt_stutter_stop(void)
