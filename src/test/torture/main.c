@@ -116,31 +116,20 @@ struct fwq_variant tt_variant;
 
 #define TT_MAX_REPORTS	10
 
-void tt_fail(const char *fmt, ...)
+void tt_report(atomic_t *count, bool fail, const char *fmt, ...)
 {
 	struct va_format vaf;
 	va_list args;
 
-	if (atomic_inc_return(&tt_stats.fail) > TT_MAX_REPORTS)
+	if (atomic_inc_return(count) > TT_MAX_REPORTS)
 		return;
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	pr_err("!!! %pV", &vaf);
-	va_end(args);
-}
-
-void tt_anomaly(const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	if (atomic_inc_return(&tt_stats.anomalies) > TT_MAX_REPORTS)
-		return;
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_warn("??? %pV", &vaf);
+	if (fail)
+		pr_err("!!! %pV", &vaf);
+	else
+		pr_warn("??? %pV", &vaf);
 	va_end(args);
 }
 

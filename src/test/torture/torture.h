@@ -138,9 +138,16 @@ extern struct fwq_variant tt_variant;
 extern int tt_verbose;
 extern char tt_vstr[96];		/* the variant, formatted */
 
-/* failure and anomaly reporting, rate limited to the first few */
-void tt_fail(const char *fmt, ...) __printf(1, 2);
-void tt_anomaly(const char *fmt, ...) __printf(1, 2);
+/*
+ * Failure ("!!!", pr_err) and anomaly ("???", pr_warn) reporting: each
+ * counts in tt_stats; only the first few of each kind are printed.
+ */
+void tt_report(atomic_t *count, bool fail, const char *fmt, ...)
+	__printf(3, 4);
+#define tt_fail(fmt, ...)						\
+	tt_report(&tt_stats.fail, true, fmt, ##__VA_ARGS__)
+#define tt_anomaly(fmt, ...)						\
+	tt_report(&tt_stats.anomalies, false, fmt, ##__VA_ARGS__)
 
 /* per-thread random numbers */
 static inline u32 tt_rand(struct rnd_state *rs, u32 n)
