@@ -106,17 +106,6 @@ static void test_flush_work_waits(struct fwq_ktap_test *t)
 
 /* ---- flush_workqueue: the retired colour pattern (H8), deterministic ---- */
 
-struct fq_arg {
-	struct fwq_workqueue *wq;
-};
-
-static void fq_thread(void *p)
-{
-	struct fq_arg *a = p;
-
-	fwq_flush_workqueue(a->wq);
-}
-
 /*
  * For every online CPU: flush F1 while the CPU's pwq is idle, then queue a
  * blocked item I to that pwq, then flush F2. F2 must wait for I. Repeating
@@ -125,7 +114,6 @@ static void fq_thread(void *p)
 static void h8_pattern(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		       const char *kind)
 {
-	struct fq_arg a = { .wq = wq };
 	int cpu, round, bad = 0, n = 0;
 
 	for (round = 0; round < 2; round++) {
@@ -138,7 +126,8 @@ static void h8_pattern(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 			if (!FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq,
 							     &item.work)))
 				continue;
-			if (fwqt_thread_start(&th, fq_thread, &a, -1, "F2")) {
+			if (fwqt_thread_start(&th, fwqt_flush_wq_fn, wq, -1,
+					      "F2")) {
 				fwqt_blocker_open(&item);
 				fwq_flush_workqueue(wq);
 				continue;

@@ -134,17 +134,6 @@ static void test_flush_walk(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
-struct fw_keep {
-	struct fwq_workqueue *wq;
-};
-
-static void fw_keep_flush(void *arg)
-{
-	struct fw_keep *k = arg;
-
-	fwq_flush_workqueue(k->wq);
-}
-
 static void fw_keep_unstick(void *arg)
 {
 	struct fwqt_blocker *b = arg;
@@ -169,7 +158,6 @@ static void test_flush_walk_kept(struct fwq_ktap_test *t)
 	struct fwq_workqueue *wq;
 	struct fwqt_thread th;
 	struct fwq_variant v;
-	struct fw_keep k;
 	u64 visited, cycles;
 	unsigned long end;
 	int cpu, n = 0;
@@ -190,8 +178,7 @@ static void test_flush_walk_kept(struct fwq_ktap_test *t)
 	if (n < ARRAY_SIZE(b))
 		fwqt_blocker_open(&b[1]);	/* one CPU: one item */
 
-	k.wq = wq;
-	if (fwqt_thread_start(&th, fw_keep_flush, &k, -1, "fw-keep")) {
+	if (fwqt_thread_start(&th, fwqt_flush_wq_fn, wq, -1, "fw-keep")) {
 		FWQ_EXPECT(t, !"flusher thread");
 		fw_keep_unstick(b);
 		goto out;

@@ -158,11 +158,6 @@ static void wc_hold_fn(struct fwq_work *work)
 	wait_for_completion(&h->release);
 }
 
-static void wc_flush_thread(void *arg)
-{
-	fwq_flush_workqueue(arg);
-}
-
 static void wc_flush_work_thread(void *arg)
 {
 	fwq_flush_work(arg);
@@ -223,7 +218,7 @@ static void test_every_wakeup_counted(struct fwq_ktap_test *t)
 	if (!fwqt_wait(t, &h.started, "held item start"))
 		goto out;
 	fwq_workqueue_get_stats(wq, &a);
-	if (FWQ_EXPECT_EQ(t, fwqt_thread_start(&th, wc_flush_thread, wq, -1,
+	if (FWQ_EXPECT_EQ(t, fwqt_thread_start(&th, fwqt_flush_wq_fn, wq, -1,
 					       "wcflush"), 0)) {
 		/* the flusher is waiting once a flush is counted */
 		while (!fwqt_thread_done(&th)) {

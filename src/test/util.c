@@ -204,6 +204,11 @@ bool fwqt_thread_join(struct fwq_ktap_test *t, struct fwqt_thread *th,
 	return ok;
 }
 
+void fwqt_flush_wq_fn(void *wq)
+{
+	fwq_flush_workqueue(wq);
+}
+
 /*
  * kernel_read/kernel_write need ->read_iter/->write_iter; debugfs files
  * only have ->read/->write, which take user pointers. For those, bounce

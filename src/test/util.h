@@ -124,6 +124,12 @@ int fwqt_thread_start(struct fwqt_thread *th, void (*fn)(void *), void *arg,
 bool fwqt_thread_join(struct fwq_ktap_test *t, struct fwqt_thread *th,
 		      void (*unstick)(void *), void *unstick_arg,
 		      const char *what);
+/**
+ * fwqt_flush_wq_fn - fwqt_thread_start() body: flush a workqueue
+ * @wq: the struct fwq_workqueue to flush
+ */
+void fwqt_flush_wq_fn(void *wq);
+
 /* Has @fn returned yet? (no waiting) */
 static inline bool fwqt_thread_done(struct fwqt_thread *th)
 {
