@@ -100,18 +100,6 @@ out:
 	fwqt_param_restore(CULL_KNOB, old);
 }
 
-struct ck_item {
-	struct fwq_work work;
-	struct completion done;
-};
-
-static void ck_fn(struct fwq_work *work)
-{
-	struct ck_item *it = container_of(work, struct ck_item, work);
-
-	complete(&it->done);
-}
-
 /*
  * Invariant (H1): with the idle timeout at 1 ms, so that the cull
  * runs all the time, every single item queued to a pool whose idle workers
@@ -122,7 +110,7 @@ static void test_cull_vs_kick(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *wq;
 	struct fwq_variant v;
-	struct ck_item it, kick;
+	struct fwqt_done_item it, kick;
 	int nice = 7 + (int)t->param;
 	int round, i, ran = 0;
 	char old[32];
@@ -135,8 +123,7 @@ static void test_cull_vs_kick(struct fwq_ktap_test *t)
 	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_SYSTEM, nice);
 	if (!wq)
 		goto out;
-	FWQ_INIT_WORK(&it.work, ck_fn);
-	init_completion(&it.done);
+	fwqt_done_item_init(&it);
 
 	for (round = 0; round < 12; round++) {
 		/* grow the pool, so the cull has idle workers to reap */
@@ -164,8 +151,7 @@ drain:
 	 * item kicks a worker, which finds both.
 	 */
 	fwqt_param_restore(CULL_KNOB, old);
-	FWQ_INIT_WORK(&kick.work, ck_fn);
-	init_completion(&kick.done);
+	fwqt_done_item_init(&kick);
 	fwq_queue_work(wq, &kick.work);
 	fwq_flush_workqueue(wq);
 out:

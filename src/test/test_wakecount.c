@@ -21,18 +21,6 @@
 #define WC_BURSTS	10
 #define WC_BURST	16
 
-struct wc_item {
-	struct fwq_work work;
-	struct completion done;
-};
-
-static void wc_fn(struct fwq_work *work)
-{
-	struct wc_item *it = container_of(work, struct wc_item, work);
-
-	complete(&it->done);
-}
-
 /*
  * The test_workqueue pattern (one item in flight, so the worker goes idle
  * between items and every queue needs a wakeup), then bursts (chain kicks).
@@ -40,16 +28,14 @@ static void wc_fn(struct fwq_work *work)
  */
 static int wc_load(struct fwq_ktap_test *t, struct fwq_workqueue *wq)
 {
-	struct wc_item *items;
+	struct fwqt_done_item *items;
 	int i, b, ran = 0;
 
 	items = kcalloc(WC_BURST, sizeof(*items), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, items))
 		return 0;
-	for (i = 0; i < WC_BURST; i++) {
-		FWQ_INIT_WORK(&items[i].work, wc_fn);
-		init_completion(&items[i].done);
-	}
+	for (i = 0; i < WC_BURST; i++)
+		fwqt_done_item_init(&items[i]);
 	for (i = 0; i < WC_SINGLES; i++) {
 		reinit_completion(&items[0].done);
 		if (!FWQ_EXPECT(t, fwq_queue_work_on(fwqt_random_online_cpu(),

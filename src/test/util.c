@@ -388,6 +388,20 @@ bool fwqt_current_is_rescuer(void)
 	return !strncmp(current->comm, "fwq/R-", 6);
 }
 
+static void fwqt_done_item_fn(struct fwq_work *work)
+{
+	struct fwqt_done_item *it = container_of(work, struct fwqt_done_item,
+						 work);
+
+	complete(&it->done);
+}
+
+void fwqt_done_item_init(struct fwqt_done_item *it)
+{
+	FWQ_INIT_WORK(&it->work, fwqt_done_item_fn);
+	init_completion(&it->done);
+}
+
 void fwqt_blocker_init(struct fwqt_blocker *b)
 {
 	FWQ_INIT_WORK(&b->work, fwqt_blocker_fn);

@@ -192,6 +192,21 @@ bool fwqt_current_is_rescuer(void);
 long long fwqt_debug_counter(const char *name);
 
 /*
+ * A work item that completes @done each time it runs; tests
+ * reinit_completion() it between runs.
+ */
+struct fwqt_done_item {
+	struct fwq_work work;
+	struct completion done;
+};
+
+/**
+ * fwqt_done_item_init - initialise a fwqt_done_item
+ * @it: the item; its function completes @it->done
+ */
+void fwqt_done_item_init(struct fwqt_done_item *it);
+
+/*
  * A blocker: a work item that records that it started, then sleeps until the
  * test opens its gate. Tests always open the gate on their cleanup path.
  */
