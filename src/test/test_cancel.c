@@ -27,11 +27,9 @@ static void test_cancel_pending(struct fwq_ktap_test *t)
 {
 	struct fwqt_blocker head, x, y;
 	struct fwq_workqueue *wq;
-	struct fwq_variant v;
 	int cpu;
 
-	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 1);
+	wq = fwqt_case_wq(t, F, FWQ_PERCPU, 1);
 	if (!wq)
 		return;
 	fwqt_blocker_init(&head);
@@ -76,12 +74,10 @@ static void test_cancel_pending(struct fwq_ktap_test *t)
 static void test_cancel_running(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *wq;
-	struct fwq_variant v;
 	bool queued;
 	int requeue;
 
-	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	wq = fwqt_case_wq(t, F, FWQ_UNBOUND, 0);
 	if (!wq)
 		return;
 
@@ -256,12 +252,10 @@ static void test_cancel_race_accounting(struct fwq_ktap_test *t)
 {
 	struct fwqt_thread th[3];
 	struct fwq_workqueue *wq;
-	struct fwq_variant v;
 	struct cr_ctx *c;
 	int i;
 
-	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	wq = fwqt_case_wq(t, F, FWQ_UNBOUND, 0);
 	if (!wq)
 		return;
 	c = kzalloc(sizeof(*c), GFP_KERNEL);

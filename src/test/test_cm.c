@@ -226,7 +226,6 @@ static void test_cm_auto_intensive(struct fwq_ktap_test *t)
 {
 	struct fwq_wq_stats before, after;
 	struct fwq_workqueue *wq;
-	struct fwq_variant v;
 	char old[32];
 	int n;
 
@@ -238,8 +237,7 @@ static void test_cm_auto_intensive(struct fwq_ktap_test *t)
 		FWQ_KTAP_SKIP(t, "fwq.ko has no " CM_THRESH " parameter");
 		return;
 	}
-	fwqt_variant(t, &v, W);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	wq = fwqt_case_wq(t, W, FWQ_PERCPU, 0);
 	if (!wq)
 		return;
 	/* low, so that TCG gets there soon; no timing is asserted */

@@ -107,11 +107,9 @@ static void test_no_early_run(struct fwq_ktap_test *t)
 static void test_mod_cancel_flush(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *wq;
-	struct fwq_variant v;
 	struct dl_item *it;
 
-	fwqt_variant(t, &v, W);
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	wq = fwqt_case_wq(t, W, FWQ_UNBOUND, 0);
 	if (!wq)
 		return;
 	it = kzalloc(sizeof(*it), GFP_KERNEL);

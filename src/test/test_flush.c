@@ -66,11 +66,9 @@ static void test_flush_work_waits(struct fwq_ktap_test *t)
 {
 	struct fwqt_blocker run, head, pend;
 	struct fwq_workqueue *wq;
-	struct fwq_variant v;
 	int cpu;
 
-	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 1);
+	wq = fwqt_case_wq(t, F, FWQ_PERCPU, 1);
 	if (!wq)
 		return;
 

@@ -465,6 +465,16 @@ bool fwqt_call_finish(struct fwq_ktap_test *t, struct fwqt_call *c,
 	return fwqt_thread_join(t, &c->th, fwqt_call_unstick, c->gate, what);
 }
 
+struct fwq_workqueue *__fwqt_case_wq(struct fwq_ktap_test *t,
+				     unsigned int axes, unsigned int flags,
+				     int max_active)
+{
+	struct fwq_variant v;
+
+	__fwqt_variant(t, &v, axes);
+	return fwqt_alloc_wq(t, &v, flags, max_active);
+}
+
 struct fwq_workqueue *
 fwqt_alloc_unbound_mask(struct fwq_ktap_test *t, const struct fwq_variant *v,
 			unsigned int flags, int max_active,

@@ -289,6 +289,24 @@ fwqt_alloc_wq(struct fwq_ktap_test *t, const struct fwq_variant *v,
 }
 
 /**
+ * fwqt_case_wq - allocate a workqueue of the running case's variant
+ * @t: running test; failed if the allocation fails
+ * @ax: the case's axis set (W, WK, F, WF, WKF); the variant is printed as
+ *	a diagnostic, as fwqt_variant() does
+ * @flags: FWQ_* flags
+ * @max_active: as fwq_alloc_workqueue_variant()
+ *
+ * For cases that need the variant only to allocate their one workqueue.
+ *
+ * Return: the workqueue, or NULL.
+ */
+#define fwqt_case_wq(t, ax, flags, max_active)				\
+	__fwqt_case_wq((t), FWQT_AXES_##ax, (flags), (max_active))
+struct fwq_workqueue *__fwqt_case_wq(struct fwq_ktap_test *t,
+				     unsigned int axes, unsigned int flags,
+				     int max_active);
+
+/**
  * fwqt_alloc_unbound_mask - an unbound workqueue of a variant with attrs
  * @t: running test; failed if the workqueue or its attrs cannot be had
  * @v: variant
