@@ -25,6 +25,20 @@
 #define CULL_FLOOR	2	/* too_many_workers keeps two idle workers */
 #define CULL_BURST	8
 
+/*
+ * Save the idle timeout in @old (skip the case if fwq.ko has none), read
+ * the case's variant into @v and set the timeout to @ms. False if the case
+ * cannot go on; the timeout is then unchanged.
+ */
+static bool cull_set(struct fwq_ktap_test *t, struct fwq_variant *v,
+		     char *old, size_t len, const char *ms)
+{
+	if (!fwqt_param_save(t, CULL_KNOB, old, len, CULL_NO_KNOB))
+		return false;
+	fwqt_variant(t, v, WK);
+	return FWQ_EXPECT(t, fwqt_param_write(CULL_KNOB, ms) > 0);
+}
+
 /* Queue @n blockers, wait until all run at once, then release them. */
 static int cull_burst(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		      int nice, int n)
@@ -65,10 +79,7 @@ static void test_cull_to_floor(struct fwq_ktap_test *t)
 	unsigned long end;
 	char old[32];
 
-	if (!fwqt_param_save(t, CULL_KNOB, old, sizeof(old), CULL_NO_KNOB))
-		return;
-	fwqt_variant(t, &v, WK);
-	if (!FWQ_EXPECT(t, fwqt_param_write(CULL_KNOB, "100") > 0))
+	if (!cull_set(t, &v, old, sizeof(old), "100"))
 		return;
 	wq = fwqt_alloc_unbound(t, &v, 0, 2 * CULL_BURST, FWQ_AFFN_SYSTEM,
 				nice);
@@ -115,10 +126,7 @@ static void test_cull_vs_kick(struct fwq_ktap_test *t)
 	int round, i, ran = 0;
 	char old[32];
 
-	if (!fwqt_param_save(t, CULL_KNOB, old, sizeof(old), CULL_NO_KNOB))
-		return;
-	fwqt_variant(t, &v, WK);
-	if (!FWQ_EXPECT(t, fwqt_param_write(CULL_KNOB, "1") > 0))
+	if (!cull_set(t, &v, old, sizeof(old), "1"))
 		return;
 	wq = fwqt_alloc_unbound(t, &v, 0, 0, FWQ_AFFN_SYSTEM, nice);
 	if (!wq)
