@@ -144,6 +144,17 @@ static void wc_hold_fn(struct fwq_work *work)
 	wait_for_completion(&h->release);
 }
 
+/* queue the held item, wait until it runs, then take the stats into @a */
+static bool wc_hold_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+			struct wc_hold *h, struct fwq_wq_stats *a)
+{
+	FWQ_EXPECT(t, fwq_queue_work(wq, &h->work));
+	if (!fwqt_wait(t, &h->started, "held item start"))
+		return false;
+	fwq_workqueue_get_stats(wq, a);
+	return true;
+}
+
 static void wc_flush_work_thread(void *arg)
 {
 	fwq_flush_work(arg);
@@ -200,10 +211,8 @@ static void test_every_wakeup_counted(struct fwq_ktap_test *t)
 	init_completion(&h.release);
 
 	/* a flush of the workqueue waits for the running item */
-	FWQ_EXPECT(t, fwq_queue_work(wq, &h.work));
-	if (!fwqt_wait(t, &h.started, "held item start"))
+	if (!wc_hold_run(t, wq, &h, &a))
 		goto out;
-	fwq_workqueue_get_stats(wq, &a);
 	if (FWQ_EXPECT_EQ(t, fwqt_thread_start(&th, fwqt_flush_wq_fn, wq, -1,
 					       "wcflush"), 0)) {
 		/* the flusher is waiting once a flush is counted */
@@ -230,10 +239,8 @@ static void test_every_wakeup_counted(struct fwq_ktap_test *t)
 	/* flush_work() of the running item */
 	reinit_completion(&h.started);
 	reinit_completion(&h.release);
-	FWQ_EXPECT(t, fwq_queue_work(wq, &h.work));
-	if (!fwqt_wait(t, &h.started, "held item start"))
+	if (!wc_hold_run(t, wq, &h, &a))
 		goto out;
-	fwq_workqueue_get_stats(wq, &a);
 	if (FWQ_EXPECT_EQ(t, fwqt_thread_start(&th, wc_flush_work_thread,
 					       &h.work, -1, "wcfwork"), 0)) {
 		msleep(50);
