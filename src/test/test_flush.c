@@ -496,20 +496,11 @@ static void ov_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
  */
 static void test_flush_overflow(struct fwq_ktap_test *t)
 {
-	struct fwq_workqueue *wq;
 	struct fwq_variant v;
 
 	fwqt_variant(t, &v, F);
-	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
-	if (wq) {
-		ov_run(t, wq, "unbound");
-		fwq_destroy_workqueue(wq);
-	}
-	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
-	if (wq) {
-		ov_run(t, wq, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_run_on(t, &v, FWQ_UNBOUND, 0, ov_run, "unbound");
+	fwqt_run_on(t, &v, FWQ_PERCPU, 0, ov_run, "percpu");
 }
 
 FWQ_KTAP_SUITE(fwq_suite_flush, "fwq_flush",

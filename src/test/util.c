@@ -507,6 +507,21 @@ fwqt_alloc_unbound_mask(struct fwq_ktap_test *t, const struct fwq_variant *v,
 	return wq;
 }
 
+void fwqt_run_on(struct fwq_ktap_test *t, const struct fwq_variant *v,
+		 unsigned int flags, int max_active,
+		 void (*body)(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+			      const char *kind),
+		 const char *kind)
+{
+	struct fwq_workqueue *wq;
+
+	wq = fwqt_alloc_wq(t, v, flags, max_active);
+	if (!wq)
+		return;
+	body(t, wq, kind);
+	fwq_destroy_workqueue(wq);
+}
+
 void fwqt_run_percpu_unbound(struct fwq_ktap_test *t,
 			     const struct fwq_variant *v,
 			     enum fwq_affn_scope scope,
@@ -517,19 +532,14 @@ void fwqt_run_percpu_unbound(struct fwq_ktap_test *t,
 	struct fwq_workqueue *wq;
 	char kind[32];
 
-	wq = fwqt_alloc_wq(t, v, FWQ_PERCPU, 0);
-	if (wq) {
-		body(t, wq, "percpu");
-		fwq_destroy_workqueue(wq);
-	}
+	fwqt_run_on(t, v, FWQ_PERCPU, 0, body, "percpu");
 	if (scope == FWQ_AFFN_DFL) {
-		strscpy(kind, "unbound", sizeof(kind));
-		wq = fwqt_alloc_wq(t, v, FWQ_UNBOUND, 0);
-	} else {
-		snprintf(kind, sizeof(kind), "unbound,scope=%s",
-			 fwq_affn_scope_name(scope));
-		wq = fwqt_alloc_unbound(t, v, 0, 0, scope, 0);
+		fwqt_run_on(t, v, FWQ_UNBOUND, 0, body, "unbound");
+		return;
 	}
+	snprintf(kind, sizeof(kind), "unbound,scope=%s",
+		 fwq_affn_scope_name(scope));
+	wq = fwqt_alloc_unbound(t, v, 0, 0, scope, 0);
 	if (wq) {
 		body(t, wq, kind);
 		fwq_destroy_workqueue(wq);

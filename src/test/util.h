@@ -341,6 +341,23 @@ fwqt_alloc_unbound(struct fwq_ktap_test *t, const struct fwq_variant *v,
 }
 
 /**
+ * fwqt_run_on - run a case body on a new workqueue of a variant
+ * @t: running test
+ * @v: variant
+ * @flags: FWQ_* flags
+ * @max_active: as fwq_alloc_workqueue_variant()
+ * @body: called with the workqueue and @kind, which is destroyed
+ *	afterwards; a workqueue that cannot be allocated fails @t and @body
+ *	is not called
+ * @kind: what @body gets as its kind, e.g. "percpu"
+ */
+void fwqt_run_on(struct fwq_ktap_test *t, const struct fwq_variant *v,
+		 unsigned int flags, int max_active,
+		 void (*body)(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+			      const char *kind),
+		 const char *kind);
+
+/**
  * fwqt_run_percpu_unbound - run a case body on two workqueues of a variant
  * @t: running test
  * @v: variant
