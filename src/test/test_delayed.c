@@ -178,33 +178,40 @@ static int dr_cpu(struct dr_ctx *c)
 	return c->percpu ? fwqt_random_online_cpu() : FWQ_CPU_UNBOUND;
 }
 
-static void dr_modder(void *p)
+/*
+ * Make the item pending DR_ROUNDS times, with mod_delayed_work (@mod) or
+ * queue_delayed_work, counting each instance made pending.
+ */
+static void dr_make_pending(struct dr_ctx *c, bool mod)
 {
-	struct dr_ctx *c = p;
+	unsigned long delay;
+	bool made;
 	int i;
 
 	for (i = 0; i < DR_ROUNDS; i++) {
-		/* false: it was idle and has been queued */
-		if (!fwq_mod_delayed_work_on(dr_cpu(c), c->wq, &c->it.dwork,
-					     get_random_u32_below(3)))
+		delay = get_random_u32_below(3);
+		/* mod: false means it was idle and has been queued */
+		if (mod)
+			made = !fwq_mod_delayed_work_on(dr_cpu(c), c->wq,
+							&c->it.dwork, delay);
+		else
+			made = fwq_queue_delayed_work_on(dr_cpu(c), c->wq,
+							 &c->it.dwork, delay);
+		if (made)
 			atomic_inc(&c->created);
 		if (!(i % 8))
 			usleep_range(100, 300);
 	}
 }
 
+static void dr_modder(void *p)
+{
+	dr_make_pending(p, true);
+}
+
 static void dr_queuer(void *p)
 {
-	struct dr_ctx *c = p;
-	int i;
-
-	for (i = 0; i < DR_ROUNDS; i++) {
-		if (fwq_queue_delayed_work_on(dr_cpu(c), c->wq, &c->it.dwork,
-					      get_random_u32_below(3)))
-			atomic_inc(&c->created);
-		if (!(i % 8))
-			usleep_range(100, 300);
-	}
+	dr_make_pending(p, false);
 }
 
 static void dr_canceller(void *p)
