@@ -41,11 +41,8 @@ static void cm_a_fn(struct fwq_work *work)
 	/*
 	 * Stay running (counted in nr_running) until B is queued, so that
 	 * B's enqueue wakes nobody: only the sleep of A below may start B.
-	 * cond_resched() lets the test thread run here if it shares the CPU;
-	 * a preemption is not a sleep, so A stays counted.
 	 */
-	while (!smp_load_acquire(&p->b_queued) && time_before(jiffies, end))
-		cond_resched();
+	fwqt_busy_until(&p->b_queued, end);
 	if (completion_done(&p->b_done))
 		p->b_early = true;
 	if (!p->a_spin) {

@@ -89,13 +89,8 @@ static void wd_stall_a_fn(struct fwq_work *work)
 	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
 
 	complete(&s->a_started);
-	/*
-	 * Busy, never asleep: the worker stays in nr_running, so nothing
-	 * starts B. cond_resched() lets the test thread run if it shares the
-	 * CPU; a preemption is not a sleep. The hang guard bounds the spin.
-	 */
-	while (!smp_load_acquire(&s->release) && time_before(jiffies, end))
-		cond_resched();
+	/* the worker stays in nr_running, so nothing starts B */
+	fwqt_busy_until(&s->release, end);
 }
 
 static void wd_stall_b_fn(struct fwq_work *work)

@@ -427,6 +427,22 @@ static inline void fwqt_spin_us(unsigned int us)
 		cpu_relax();
 }
 
+/**
+ * fwqt_busy_until - stay running, never asleep, until *@flag is set
+ * @flag: set by the test with smp_store_release()
+ * @end: hang guard: give up at this jiffies value
+ *
+ * For a work item that must stay counted in nr_running: cond_resched()
+ * lets the test thread run if it shares the CPU, and a preemption is not
+ * a sleep.
+ */
+static inline void fwqt_busy_until(const bool *flag, unsigned long end)
+{
+	/* pairs with the test's smp_store_release(): see what it published */
+	while (!smp_load_acquire(flag) && time_before(jiffies, end))
+		cond_resched();
+}
+
 /* Raise *@max to @val if it is lower (concurrency high-water marks). */
 static inline void fwqt_atomic_max(atomic_t *max, int val)
 {
