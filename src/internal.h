@@ -515,14 +515,17 @@ extern struct dentry *fwq_debugfs_root;
 extern cpumask_var_t fwq_online_cpumask;	/* PL */
 extern struct rcuwait fwq_manager_wait;
 
+/* module parameters (params.c; the debug knobs: dbg.h) */
 extern unsigned int fwq_idle_timeout_ms;
 extern unsigned int fwq_cpu_intensive_thresh_us;
 extern bool fwq_cm_enabled;
+extern unsigned int fwq_watchdog_thresh_ms;	/* WRITE_ONCE()/READ_ONCE() */
+
+/* global counters (debugfs debug_counters: fwq_debug_counters[], main.c) */
 extern atomic64_t fwq_misuse_count;
 extern atomic64_t fwq_consistency_errors;
 extern atomic64_t fwq_kicked_reaped;
 extern atomic64_t fwq_cull_rekicks;
-extern unsigned int fwq_watchdog_thresh_ms;	/* WRITE_ONCE()/READ_ONCE() */
 extern atomic64_t fwq_watchdog_reports;
 /* a rescuer put a pwq back on the mayday list after a batch */
 extern atomic64_t fwq_rescuer_requeues;
