@@ -116,7 +116,7 @@ expect panic_hang 3 --preset small --plan selfcheck-warn --timeout 150 \
 judge panic_hang_stopped "a hung panic is stopped, not waited out" \
 	"$(tail -n 1 "$out/panic_hang/summary.txt")" \
 	grep -q 'its panic path hung' "$out/panic_hang/summary.txt"
-expect hang 124 --preset small --plan selfcheck-hang --timeout 45
+expect hang 124 --preset small --plan selfcheck-hang --timeout 35
 judge step_budget "an overrun step is reported not ok" \
 	"no TIMEOUT result in hang/ktap.txt" \
 	grep -q '^not ok 1 step_overruns_budget # TIMEOUT' "$out/hang/ktap.txt"
@@ -131,7 +131,7 @@ has_diag() {
 		diag_shows "$1" "$3"
 }
 quiet="rcupdate.rcu_cpu_stall_suppress=1 hung_task_timeout_secs=0 nosoftlockup"
-expect stuck 124 --preset small --plan selfcheck-stuck --timeout 90 \
+expect stuck 124 --preset small --plan selfcheck-stuck --timeout 70 \
 	--append "$quiet"
 has_diag stuck irqoff_cpu 'sc_stuck_irqoff_fn'
 has_diag stuck dstate_task 'sc_stuck_dstate_fn'
