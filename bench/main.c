@@ -684,11 +684,6 @@ static int spec_show(struct seq_file *m, void *v)
 	return buf ? 0 : -ENOMEM;
 }
 
-static int spec_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, spec_show, inode->i_private);
-}
-
 static ssize_t spec_write(struct file *file, const char __user *ubuf,
 			  size_t len, loff_t *ppos)
 {
@@ -723,14 +718,7 @@ static ssize_t spec_write(struct file *file, const char __user *ubuf,
 	return ret ?: len;
 }
 
-static const struct file_operations spec_fops = {
-	.owner = THIS_MODULE,
-	.open = spec_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = spec_write,
-};
+FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(spec);
 
 static ssize_t bench_do_run(size_t len)
 {

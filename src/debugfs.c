@@ -221,21 +221,15 @@ static int fwq_knob_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int fwq_knob_open(struct inode *inode, struct file *file)
+static ssize_t fwq_knob_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
 {
-	return single_open(file, fwq_knob_show, inode->i_private);
-}
-
-static ssize_t fwq_knob_write_iter(struct kiocb *iocb, struct iov_iter *from)
-{
-	struct file *file = iocb->ki_filp;
 	const struct fwq_uint_param *p =
 		((struct seq_file *)file->private_data)->private;
-	size_t count = iov_iter_count(from);
 	char buf[24];
 
 	if (!count || count >= sizeof(buf) ||
-	    copy_from_iter(buf, count, from) != count) {
+	    copy_from_user(buf, ubuf, count)) {
 		pr_warn("debugfs %s: bad write of %zu bytes (want %u..%u), unchanged\n",
 			p->name, count, p->min, p->max);
 		return -EINVAL;
@@ -246,14 +240,7 @@ static ssize_t fwq_knob_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	return count;
 }
 
-static const struct file_operations fwq_knob_fops = {
-	.owner = THIS_MODULE,
-	.open = fwq_knob_open,
-	.read_iter = seq_read_iter,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write_iter = fwq_knob_write_iter,
-};
+FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(fwq_knob);
 
 static unsigned int fwq_lockstat_on;
 

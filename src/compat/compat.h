@@ -59,6 +59,29 @@
 #endif
 
 /*
+ * DEFINE_SHOW_STORE_ATTRIBUTE(): not in 6.1. FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(x)
+ * wants x_show() and x_write() and defines x_open() and x_fops: a
+ * single_open() file whose seq_file private is the inode's i_private.
+ */
+#ifdef FWQ_HAVE_SHOW_STORE_ATTRIBUTE
+#define FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(x)	DEFINE_SHOW_STORE_ATTRIBUTE(x)
+#else
+#define FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(x)				\
+static int x##_open(struct inode *inode, struct file *file)		\
+{									\
+	return single_open(file, x##_show, inode->i_private);		\
+}									\
+static const struct file_operations x##_fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = x##_open,						\
+	.read = seq_read,						\
+	.write = x##_write,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+#endif
+
+/*
  * Preempt notifiers carry per-CPU concurrency management (src/cm.c). A
  * kernel built without CONFIG_PREEMPT_NOTIFIERS (KVM selects it, so most
  * distribution kernels have it) gets cm_mode=off, with one log line at

@@ -43,4 +43,6 @@ probe TIMER_DELETE_SYNC include/linux/timer.h 'int timer_delete_sync(struct time
 probe TIMER_CONTAINER_OF include/linux/timer.h 'define timer_container_of('
 # 6.13: kthread_create_worker() no longer starts the worker
 probe KTHREAD_RUN_WORKER include/linux/kthread.h 'kthread_run_worker('
+# after 6.1: DEFINE_SHOW_STORE_ATTRIBUTE(), a seq_file show with a write
+probe SHOW_STORE_ATTRIBUTE include/linux/seq_file.h 'define DEFINE_SHOW_STORE_ATTRIBUTE('
 echo

@@ -211,11 +211,6 @@ static int fwqw_run_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int fwqw_run_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, fwqw_run_show, NULL);
-}
-
 static ssize_t fwqw_run_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -233,14 +228,7 @@ static ssize_t fwqw_run_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
-static const struct file_operations fwqw_run_fops = {
-	.owner = THIS_MODULE,
-	.open = fwqw_run_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = fwqw_run_write,
-};
+FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(fwqw_run);
 
 static void fwqw_destroy(void)
 {
