@@ -731,57 +731,52 @@ static ssize_t bench_do_run(size_t len)
 	return ret ?: len;
 }
 
-static ssize_t control_write(struct file *file, const char __user *ubuf,
+/*
+ * The trigger files: "control" takes run or stop, "run" takes 1 or run.
+ * The inode's i_private is the file's struct bench_trigger.
+ */
+struct bench_trigger {
+	const char *name;
+	const char *alias;	/* taken as "run" too */
+	bool stop;		/* "stop" is taken */
+	const char *want;
+};
+
+static const struct bench_trigger bench_control = {
+	.name = "control", .alias = "run", .stop = true, .want = "run or stop",
+};
+
+static const struct bench_trigger bench_run = {
+	.name = "run", .alias = "1", .want = "1 or run",
+};
+
+static ssize_t trigger_write(struct file *file, const char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
+	const struct bench_trigger *t = file_inode(file)->i_private;
 	char *line = bench_get_line(ubuf, len);
 	ssize_t ret;
 
 	if (IS_ERR(line))
 		return PTR_ERR(line);
 	strim(line);
-	if (!strcmp(line, "run")) {
+	if (!strcmp(line, "run") || !strcmp(line, t->alias)) {
 		ret = bench_do_run(len);
-	} else if (!strcmp(line, "stop")) {
+	} else if (t->stop && !strcmp(line, "stop")) {
 		bench_stop_request();
 		ret = len;
 	} else {
-		pr_warn("bad control command \"%s\" (want run or stop)\n",
-			line);
+		pr_warn("bad %s command \"%s\" (want %s)\n", t->name, line,
+			t->want);
 		ret = -EINVAL;
 	}
 	kfree(line);
 	return ret;
 }
 
-static const struct file_operations control_fops = {
+static const struct file_operations trigger_fops = {
 	.owner = THIS_MODULE,
-	.write = control_write,
-	.llseek = noop_llseek,
-};
-
-static ssize_t run_write(struct file *file, const char __user *ubuf,
-			 size_t len, loff_t *ppos)
-{
-	char *line = bench_get_line(ubuf, len);
-	ssize_t ret;
-
-	if (IS_ERR(line))
-		return PTR_ERR(line);
-	strim(line);
-	if (!strcmp(line, "1") || !strcmp(line, "run")) {
-		ret = bench_do_run(len);
-	} else {
-		pr_warn("bad run trigger \"%s\" (want 1 or run)\n", line);
-		ret = -EINVAL;
-	}
-	kfree(line);
-	return ret;
-}
-
-static const struct file_operations run_fops = {
-	.owner = THIS_MODULE,
-	.write = run_write,
+	.write = trigger_write,
 	.llseek = noop_llseek,
 };
 
@@ -830,8 +825,10 @@ static int __init fwq_bench_init(void)
 	bench_root = debugfs_create_dir("fwq_bench", NULL);
 	debugfs_create_file("spec", 0644, bench_root, (void *)BK_NR,
 			    &spec_fops);
-	debugfs_create_file("control", 0200, bench_root, NULL, &control_fops);
-	debugfs_create_file("run", 0200, bench_root, NULL, &run_fops);
+	debugfs_create_file("control", 0200, bench_root, (void *)&bench_control,
+			    &trigger_fops);
+	debugfs_create_file("run", 0200, bench_root, (void *)&bench_run,
+			    &trigger_fops);
 	debugfs_create_file("results", 0444, bench_root, &results_out,
 			    &bench_buf_fops);
 	debugfs_create_file("text", 0444, bench_root, &text_out,
