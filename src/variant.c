@@ -24,33 +24,24 @@
 #include "internal.h"
 #include "topology.h"
 
-/* the registry's lists, in enum order: names, and pointers to the ops */
+/*
+ * The registry's lists, in enum order: for each axis, the names
+ * (fwq_<axis>_names) and the pointers to the ops (fwq_<axis>_strategies).
+ */
 #define FWQ_NAME_OF(id, name, ops)	__stringify(name),
 #define FWQ_OPS_OF(id, name, ops)	(&(ops)),
+#define FWQ_AXIS_TABLES(axis, AXIS)					\
+	static const char * const fwq_##axis##_names[FWQ_##AXIS##_NR] = { \
+		FWQ_##AXIS##_VARIANTS(FWQ_NAME_OF)			\
+	};								\
+	const struct fwq_##axis##_ops *const				\
+	fwq_##axis##_strategies[FWQ_##AXIS##_NR] = {			\
+		FWQ_##AXIS##_VARIANTS(FWQ_OPS_OF)			\
+	}
 
-static const char * const fwq_wake_names[FWQ_WAKE_NR] = {
-	FWQ_WAKE_VARIANTS(FWQ_NAME_OF)
-};
-
-static const char * const fwq_kicked_names[FWQ_KICKED_NR] = {
-	FWQ_KICKED_VARIANTS(FWQ_NAME_OF)
-};
-
-static const char * const fwq_flush_names[FWQ_FLUSH_NR] = {
-	FWQ_FLUSH_VARIANTS(FWQ_NAME_OF)
-};
-
-const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR] = {
-	FWQ_WAKE_VARIANTS(FWQ_OPS_OF)
-};
-
-const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR] = {
-	FWQ_KICKED_VARIANTS(FWQ_OPS_OF)
-};
-
-const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR] = {
-	FWQ_FLUSH_VARIANTS(FWQ_OPS_OF)
-};
+FWQ_AXIS_TABLES(wake, WAKE);
+FWQ_AXIS_TABLES(kicked, KICKED);
+FWQ_AXIS_TABLES(flush, FLUSH);
 
 static const char * const fwq_scope_names[FWQ_AFFN_NR_TYPES] = {
 	[FWQ_AFFN_DFL]		= "default",
