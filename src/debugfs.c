@@ -15,7 +15,9 @@
  *                       names scripts enumerate), one "desc AXIS NAME TEXT"
  *                       line per variant, "prop flush NAME tracks_pwqs" for
  *                       each flush strategy that tracks the pwqs queued to
- *                       (an .enqueue hook), then every combination, one a line
+ *                       (an .enqueue hook), "pair wake NAME KICKED" for each
+ *                       wake design (the kicked design it was posted with),
+ *                       then every combination, one a line
  *   check               runs the pool bookkeeping checks; prints counters
  *   debug_counters      "name value" lines: kicked_reaped, cull_rekick, ...
  *   objects             live counts: workqueues, pools, unbound_pools, pwqs,
@@ -96,7 +98,10 @@ struct fwq_variant_row {
 	const char *const *desc;	/* its ops' .desc */
 };
 
-#define FWQ_VARIANT_ROW(id, name, ops)	{ #name, &(ops).desc },
+#define FWQ_VARIANT_ROW(id, name, ops, ...)	{ #name, &(ops).desc },
+/* a wake design and the kicked design it was posted with */
+#define FWQ_WAKE_PAIR_LINE(id, name, ops, kicked)		\
+	"pair wake " #name " " #kicked "\n"
 
 static const struct fwq_variant_row fwq_wake_rows[] = {
 	FWQ_WAKE_VARIANTS(FWQ_VARIANT_ROW)
@@ -137,6 +142,7 @@ static int fwq_variants_show(struct seq_file *m, void *v)
 	fwq_variants_axis(m, "wake", fwq_wake_rows, FWQ_WAKE_NR);
 	fwq_variants_axis(m, "kicked_list", fwq_kicked_rows, FWQ_KICKED_NR);
 	fwq_variants_axis(m, "flush", fwq_flush_rows, FWQ_FLUSH_NR);
+	seq_puts(m, FWQ_WAKE_VARIANTS(FWQ_WAKE_PAIR_LINE));
 	for (f = 0; f < FWQ_FLUSH_NR; f++)
 		if (fwq_flush_strategies[f]->enqueue)
 			seq_printf(m, "prop flush %s tracks_pwqs\n",

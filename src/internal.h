@@ -589,7 +589,7 @@ extern const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR];
  * between two markers that are declared only (the list needs something on
  * each side of its commas).
  */
-#define __FWQ_OPS_DECLARATOR(id, name, ops)	ops,
+#define __FWQ_OPS_DECLARATOR(id, name, ops, ...)	ops,
 extern const struct fwq_wake_ops fwq_wake_ops_first_,
 	FWQ_WAKE_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_wake_ops_last_;
 extern const struct fwq_kicked_ops fwq_kicked_ops_first_,

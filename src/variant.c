@@ -28,8 +28,8 @@
  * The registry's lists, in enum order: for each axis, the names
  * (fwq_<axis>_names) and the pointers to the ops (fwq_<axis>_strategies).
  */
-#define FWQ_NAME_OF(id, name, ops)	__stringify(name),
-#define FWQ_OPS_OF(id, name, ops)	(&(ops)),
+#define FWQ_NAME_OF(id, name, ops, ...)	__stringify(name),
+#define FWQ_OPS_OF(id, name, ops, ...)	(&(ops)),
 #define FWQ_AXIS_TABLES(axis, AXIS)					\
 	static const char * const fwq_##axis##_names[FWQ_##AXIS##_NR] = { \
 		FWQ_##AXIS##_VARIANTS(FWQ_NAME_OF)			\

@@ -15,21 +15,27 @@
  *   ops   the struct fwq_wake_ops, fwq_kicked_ops or fwq_flush_ops that
  *         implements it in fwq.ko (src/internal.h), with its one-line
  *         description and hooks
+ * A wake line has a fourth field, X(ID, name, ops, kicked):
+ *   kicked  the kicked-axis name the wake design was posted with; the
+ *           bench's wake family (scripts/bench.sh) runs each wake design
+ *           with it, and debugfs "variants" prints the pair
  * Everything else is generated from these lists: the enums below, the name
  * tables, parsers and printers, the module parameter help, the strategy
  * tables, and the variant list in debugfs ("variants"), from which the
  * scripts enumerate. docs/adding-a-variant.md walks through adding one:
  * a file with its ops, plus one line here.
  *
- * The order is the enum order. The first line of an axis is its value 0.
+ * The order is the enum order. The first line of an axis is its value 0;
+ * the first wake line with its kicked design and the first flush line make
+ * the pre-series baseline that the bench divides by.
  */
 #ifndef _FWQ_VARIANTS_H
 #define _FWQ_VARIANTS_H
 
 #define FWQ_WAKE_VARIANTS(X)						\
-	X(LOCKED,	locked,		fwq_wake_locked_ops)		\
-	X(WAKEQ,	wakeq,		fwq_wake_wakeq_ops)		\
-	X(CLAIM,	claim,		fwq_wake_claim_ops)
+	X(LOCKED,	locked,		fwq_wake_locked_ops,	off)	\
+	X(WAKEQ,	wakeq,		fwq_wake_wakeq_ops,	on)	\
+	X(CLAIM,	claim,		fwq_wake_claim_ops,	off)
 
 #define FWQ_KICKED_VARIANTS(X)						\
 	X(OFF,		off,		fwq_kicked_off_ops)		\
@@ -42,11 +48,11 @@
 	X(LOCKLESS,	lockless,	fwq_flush_lockless_ops)
 
 /* generators for the enums of include/fwq/fwq.h */
-#define __FWQ_WAKE_ENUM(id, name, ops)		FWQ_WAKE_##id,
-#define __FWQ_KICKED_ENUM(id, name, ops)	FWQ_KICKED_##id,
-#define __FWQ_FLUSH_ENUM(id, name, ops)		FWQ_FLUSH_##id,
+#define __FWQ_WAKE_ENUM(id, name, ops, ...)	FWQ_WAKE_##id,
+#define __FWQ_KICKED_ENUM(id, name, ops, ...)	FWQ_KICKED_##id,
+#define __FWQ_FLUSH_ENUM(id, name, ops, ...)	FWQ_FLUSH_##id,
 
 /* " name" for each variant of an axis: a string literal, for help texts */
-#define __FWQ_VARIANT_NAME_STR(id, name, ops)	" " #name
+#define __FWQ_VARIANT_NAME_STR(id, name, ops, ...)	" " #name
 
 #endif /* _FWQ_VARIANTS_H */
