@@ -146,20 +146,41 @@ axis_names() {
 	fi
 }
 
-# The variants that matter per scenario family. The pre-series baseline is
-# wake=locked,kicked_list=off,flush=each; bench_report.py divides by it.
-# The wake family compares the deferred-wakeup series' designs as posted
-# (v2: wakeq with the kicked list; merged: claim); the flush family runs
-# every flush variant of the registry on the baseline's wake/kicked_list.
-BASE="wake=locked,kicked_list=off,flush=each"
-WAKE_VARIANTS="$BASE wake=wakeq,kicked_list=on,flush=each wake=claim,kicked_list=off,flush=each"
-flush_variants() {
-	local f
+# wake_pairs: "NAME KICKED" per wake design, in registry order: the design
+# and the kicked_list design it was posted with (the wake lines' fourth
+# field in include/fwq/variants.h, else debugfs "pair wake" lines).
+wake_pairs() {
+	local h=$FWQ_TOP/include/fwq/variants.h
 
-	echo "$BASE"
+	if [ -r "$h" ]; then
+		sed -n "/^#define FWQ_WAKE_VARIANTS(X)/,/^\$/s/^[[:space:]]*X([A-Z0-9_]*,[[:space:]]*\([a-z0-9_]*\),[^,]*,[[:space:]]*\([a-z0-9_]*\)).*/\1 \2/p" "$h"
+	else
+		sed -n "s/^pair wake //p" "$local_debugfs/fwq/variants"
+	fi
+}
+
+# The variants that matter per scenario family, all from the registry.
+# wake_variants: each wake design with the kicked_list design it was
+# posted with, on the first flush design; the first of them is the
+# pre-series baseline (wake=locked,kicked_list=off,flush=each), which
+# bench_report.py divides by. flush_variants: the baseline, then every
+# other flush design on the baseline's wake/kicked_list.
+wake_variants() {
+	local f w k
+
+	f=$(axis_names flush | head -n 1)
+	wake_pairs | while read -r w k; do
+		echo "wake=$w,kicked_list=$k,flush=$f"
+	done
+}
+flush_variants() {
+	local base f
+
+	base=$(wake_variants | head -n 1)
+	echo "$base"
 	for f in $(axis_names flush); do
-		[ "wake=locked,kicked_list=off,flush=$f" = "$BASE" ] ||
-			echo "wake=locked,kicked_list=off,flush=$f"
+		[ "${base%,flush=*},flush=$f" = "$base" ] ||
+			echo "${base%,flush=*},flush=$f"
 	done
 }
 SCOPES="cpu smt cache_shard cache numa system"
@@ -180,9 +201,10 @@ n() {
 suite() {
 	local boot=$1 k=${2:-$FWQ_KERNEL_DEFAULT} v scope type
 	local cpus="threads=0" scopes=$SCOPES full=1 label=$1
-	local FLUSH_VARIANTS
+	local FLUSH_VARIANTS WAKE_VARIANTS
 
 	FLUSH_VARIANTS=$(flush_variants | tr '\n' ' ')
+	WAKE_VARIANTS=$(wake_variants | tr '\n' ' ')
 
 	if [ "$k" != "$FWQ_KERNEL_DEFAULT" ]; then
 		full=0
