@@ -127,39 +127,17 @@ static void test_cancel_running(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
-struct sr_ctx {
-	struct fwq_work work;
-	struct fwq_workqueue *wq;
-	atomic_t runs;
-	atomic_t running;
-	atomic_t requeue_failed;
-	bool stop;
-};
-
-static void sr_fn(struct fwq_work *work)
-{
-	struct sr_ctx *c = container_of(work, struct sr_ctx, work);
-
-	atomic_inc(&c->running);
-	atomic_inc(&c->runs);
-	fwqt_spin_us(20);
-	if (!READ_ONCE(c->stop) &&
-	    !fwq_queue_work_on(fwqt_random_online_cpu(), c->wq, &c->work))
-		atomic_inc(&c->requeue_failed);
-	atomic_dec(&c->running);
-}
-
 static void sr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		   const char *kind)
 {
-	struct sr_ctx *c;
+	struct fwqt_hopper *c;
 	int round, runs;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, c))
 		return;
-	c->wq = wq;
-	FWQ_INIT_WORK(&c->work, sr_fn);
+	/* requeues itself on every run, to random CPUs */
+	fwqt_hopper_init(c, wq, 20, 0, 100);
 	for (round = 0; round < 5; round++) {
 		FWQ_EXPECT(t, fwq_queue_work(wq, &c->work));
 		fwqt_wait_atomic(t, &c->runs, (round + 1) * 20,

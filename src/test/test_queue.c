@@ -190,34 +190,9 @@ static void test_pending_returns_false(struct fwq_ktap_test *t)
 #define NR_PRODUCERS	3
 #define NR_ROUNDS	300
 
-struct nr_ctx {
-	struct fwq_work work;
-	struct fwq_workqueue *wq;
-	atomic_t running;
-	atomic_t max_running;
-	atomic_t runs;
-	atomic_t self_requeues;
-	bool stop;
-};
-
-static void nr_fn(struct fwq_work *work)
-{
-	struct nr_ctx *c = container_of(work, struct nr_ctx, work);
-
-	fwqt_atomic_max(&c->max_running, atomic_inc_return(&c->running));
-	atomic_inc(&c->runs);
-	/* stay running long enough for requeues from other CPUs to land */
-	fwqt_spin_us(30);
-	if (!READ_ONCE(c->stop) && get_random_u32_below(2) &&
-	    fwq_queue_work_on(fwqt_random_online_cpu(), c->wq, &c->work))
-		atomic_inc(&c->self_requeues);
-	fwqt_spin_us(30);
-	atomic_dec(&c->running);
-}
-
 static void nr_producer(void *arg)
 {
-	struct nr_ctx *c = arg;
+	struct fwqt_hopper *c = arg;
 	int i;
 
 	for (i = 0; i < NR_ROUNDS; i++) {
@@ -233,14 +208,17 @@ static void nr_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		       const char *kind)
 {
 	struct fwqt_thread th[NR_PRODUCERS];
-	struct nr_ctx *c;
+	struct fwqt_hopper *c;
 	int i;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, c))
 		return;
-	FWQ_INIT_WORK(&c->work, nr_fn);
-	c->wq = wq;
+	/*
+	 * Half of its runs requeue it to a random CPU; it stays running long
+	 * enough for requeues from other CPUs to land.
+	 */
+	fwqt_hopper_init(c, wq, 30, 30, 50);
 	for (i = 0; i < NR_PRODUCERS; i++)
 		if (fwqt_thread_start(&th[i], nr_producer, c, -1, "nr"))
 			th[i].task = NULL;
@@ -259,7 +237,7 @@ static void nr_run_one(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	fwq_flush_workqueue(wq);
 
 	fwq_ktap_diag("%s: %d runs, %d self-requeues, max concurrent %d", kind,
-		      atomic_read(&c->runs), atomic_read(&c->self_requeues),
+		      atomic_read(&c->runs), atomic_read(&c->requeued),
 		      atomic_read(&c->max_running));
 	FWQ_EXPECT(t, atomic_read(&c->runs) > 0);
 	FWQ_EXPECT_EQ(t, atomic_read(&c->max_running), 1);

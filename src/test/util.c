@@ -425,6 +425,43 @@ void fwqt_blocker_fn(struct fwq_work *work)
 	atomic_inc(&b->done);
 }
 
+static void fwqt_hopper_fn(struct fwq_work *work)
+{
+	struct fwqt_hopper *h = container_of(work, struct fwqt_hopper, work);
+
+	fwqt_atomic_max(&h->max_running, atomic_inc_return(&h->running));
+	atomic_inc(&h->runs);
+	fwqt_spin_us(h->spin_us);
+	if (!READ_ONCE(h->stop) &&
+	    (h->requeue_pct >= 100 ||
+	     get_random_u32_below(100) < h->requeue_pct)) {
+		if (fwq_queue_work_on(fwqt_random_online_cpu(), h->wq,
+				      &h->work))
+			atomic_inc(&h->requeued);
+		else
+			atomic_inc(&h->requeue_failed);
+	}
+	fwqt_spin_us(h->spin_after_us);
+	atomic_dec(&h->running);
+}
+
+void fwqt_hopper_init(struct fwqt_hopper *h, struct fwq_workqueue *wq,
+		      unsigned int spin_us, unsigned int spin_after_us,
+		      unsigned int requeue_pct)
+{
+	FWQ_INIT_WORK(&h->work, fwqt_hopper_fn);
+	h->wq = wq;
+	h->spin_us = spin_us;
+	h->spin_after_us = spin_after_us;
+	h->requeue_pct = requeue_pct;
+	atomic_set(&h->runs, 0);
+	atomic_set(&h->running, 0);
+	atomic_set(&h->max_running, 0);
+	atomic_set(&h->requeued, 0);
+	atomic_set(&h->requeue_failed, 0);
+	h->stop = false;
+}
+
 static void fwqt_call_fn(void *p)
 {
 	struct fwqt_call *c = p;

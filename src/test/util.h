@@ -228,6 +228,39 @@ static inline void fwqt_blocker_open(struct fwqt_blocker *b)
 }
 
 /*
+ * A hopper: a work item that requeues itself from its own function to a
+ * random online CPU, until the test sets @stop. Each run spins (stays a
+ * running item, never asleep) for @spin_us before the requeue and for
+ * @spin_after_us after it, and counts itself in @runs and, while it runs,
+ * in @running.
+ */
+struct fwqt_hopper {
+	struct fwq_work work;
+	struct fwq_workqueue *wq;
+	unsigned int spin_us;
+	unsigned int spin_after_us;
+	unsigned int requeue_pct;	/* chance of a requeue per run, in % */
+	atomic_t runs;
+	atomic_t running;
+	atomic_t max_running;		/* high-water mark of @running */
+	atomic_t requeued;		/* requeues that queued the item */
+	atomic_t requeue_failed;	/* requeues that did not */
+	bool stop;			/* no more requeues (WRITE_ONCE) */
+};
+
+/**
+ * fwqt_hopper_init - initialise a fwqt_hopper
+ * @h: the hopper; its counters start at zero
+ * @wq: the workqueue it requeues itself to
+ * @spin_us: how long each run spins before the requeue
+ * @spin_after_us: how long it spins after the requeue
+ * @requeue_pct: the chance, in percent, that a run requeues (100: every run)
+ */
+void fwqt_hopper_init(struct fwqt_hopper *h, struct fwq_workqueue *wq,
+		      unsigned int spin_us, unsigned int spin_after_us,
+		      unsigned int requeue_pct);
+
+/*
  * A blocking call on one work item (fwq_flush_work, fwq_cancel_work_sync)
  * made from a helper thread while the fwqt_blocker @gate holds the item up,
  * so that the test can check the call keeps waiting and then let it go.
