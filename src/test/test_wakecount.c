@@ -167,20 +167,24 @@ static void wc_unstick(void *arg)
 	complete(&h->release);
 }
 
-/* FWQ_SITE_FLUSH and FWQ_SITE_RELEASE counts of @wq since @a */
-static void wc_sites(struct fwq_workqueue *wq, const struct fwq_wq_stats *a,
-		     u64 *total, u64 *flush, u64 *release)
+/*
+ * The wakeups @wq counted at @site since @a, printed as "@what: T wakeups
+ * counted, N at the <site> site"; *@total gets T, those of all sites.
+ */
+static u64 wc_counted(struct fwq_workqueue *wq, const struct fwq_wq_stats *a,
+		      enum fwq_wake_site site, const char *what, u64 *total)
 {
+	static const char * const names[] = FWQ_WAKE_SITE_NAMES;
 	struct fwq_wq_stats b;
+	u64 n;
 
 	fwq_workqueue_get_stats(wq, &b);
 	*total = wc_total(&b) - wc_total(a);
-	*flush = b.wakeups[FWQ_SITE_FLUSH][0] + b.wakeups[FWQ_SITE_FLUSH][1] -
-		 a->wakeups[FWQ_SITE_FLUSH][0] - a->wakeups[FWQ_SITE_FLUSH][1];
-	*release = b.wakeups[FWQ_SITE_RELEASE][0] +
-		   b.wakeups[FWQ_SITE_RELEASE][1] -
-		   a->wakeups[FWQ_SITE_RELEASE][0] -
-		   a->wakeups[FWQ_SITE_RELEASE][1];
+	n = b.wakeups[site][0] + b.wakeups[site][1] -
+	    a->wakeups[site][0] - a->wakeups[site][1];
+	fwq_ktap_diag("%s: %llu wakeups counted, %llu at the %s site", what,
+		      *total, n, names[site]);
+	return n;
 }
 
 /*
@@ -230,9 +234,8 @@ static void test_every_wakeup_counted(struct fwq_ktap_test *t)
 	} else {
 		complete(&h.release);
 	}
-	wc_sites(wq, &a, &total, &flush, &release);
-	fwq_ktap_diag("flush of a busy workqueue: %llu wakeups counted, %llu at the flush site",
-		      total, flush);
+	flush = wc_counted(wq, &a, FWQ_SITE_FLUSH, "flush of a busy workqueue",
+			   &total);
 	FWQ_EXPECT(t, total >= 1);
 	FWQ_EXPECT(t, flush >= 1);
 
@@ -250,9 +253,8 @@ static void test_every_wakeup_counted(struct fwq_ktap_test *t)
 		complete(&h.release);
 	}
 	fwq_flush_workqueue(wq);
-	wc_sites(wq, &a, &total, &flush, &release);
-	fwq_ktap_diag("flush_work of a running item: %llu wakeups counted, %llu at the flush site",
-		      total, flush);
+	flush = wc_counted(wq, &a, FWQ_SITE_FLUSH,
+			   "flush_work of a running item", &total);
 	FWQ_EXPECT(t, flush >= 1);
 
 	/* new attrs retire the old pwqs: their release is bounced */
@@ -269,9 +271,7 @@ static void test_every_wakeup_counted(struct fwq_ktap_test *t)
 	fwq_queue_work(wq, &h.work);
 	complete(&h.release);
 	fwq_flush_workqueue(wq);
-	wc_sites(wq, &a, &total, &flush, &release);
-	fwq_ktap_diag("attrs change: %llu wakeups counted, %llu at the release site",
-		      total, release);
+	release = wc_counted(wq, &a, FWQ_SITE_RELEASE, "attrs change", &total);
 	FWQ_EXPECT(t, release >= 1);
 out:
 	fwq_free_workqueue_attrs(attrs);
