@@ -38,8 +38,10 @@ int fwq_fpn_init(struct fwq_workqueue *wq)
 		struct fwq_flush_pnode *fpn;
 
 		fpn = fwq_kzalloc_node_slot(sizeof(*fpn), i);
-		if (!fpn)
-			return -ENOMEM;	/* the caller calls ->exit */
+		if (!fpn) {
+			fwq_fpn_exit(wq);
+			return -ENOMEM;
+		}
 		raw_spin_lock_init(&fpn->lock);
 		fpn->work_color = wq->work_color;
 		INIT_LIST_HEAD(&fpn->pwqs);

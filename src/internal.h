@@ -361,9 +361,9 @@ struct fwq_flusher {
  *	and enum value come from the registry (include/fwq/variants.h).
  * @desc: one line for debugfs "variants"
  * @init: allocate the strategy's per-workqueue state in wq->flush_priv;
- *	process context, before the workqueue has a pwq. Return 0 or -errno.
- * @exit: free wq->flush_priv; also called after a failed or skipped @init
- *	(flush_priv is then NULL)
+ *	process context, before the workqueue has a pwq. Return 0, or -errno
+ *	with whatever it allocated freed again.
+ * @exit: free wq->flush_priv; called only after a successful @init
  * @enqueue: an item is being queued to @pwq, whose flush_node is empty
  *	(untracked); under pool->lock, before the item's colour is read. With
  *	this hook the strategy tracks pwqs on flush_node (see FN) and a
