@@ -22,23 +22,30 @@ static bool fwq_variant_valid(const struct fwq_variant *v)
 	       (unsigned int)v->flush < FWQ_FLUSH_NR;
 }
 
-/*
- * Free @wq and what it owns directly; a half-built one from a failed
- * fwq_alloc_workqueue_variant() too (every pointer is NULL or valid).
- */
-static void fwq_free_wq(struct fwq_workqueue *wq)
+/* free the per-node nr_active slots; those never allocated are NULL */
+static void fwq_wq_free_nna(struct fwq_workqueue *wq)
 {
 	int i;
 
-	if (wq->flags & FWQ_UNBOUND) {
-		for (i = 0; i <= nr_node_ids; i++)
-			kfree(wq->nna[i]);
+	for (i = 0; i <= nr_node_ids; i++) {
+		kfree(wq->nna[i]);
+		wq->nna[i] = NULL;
 	}
-	if (wq->flush_ops && wq->flush_ops->exit)
+}
+
+/*
+ * Free a fully built @wq and what it owns directly, in the reverse order of
+ * fwq_alloc_workqueue_variant(); the last reference's RCU callback. A
+ * failed allocation unwinds step by step instead.
+ */
+static void fwq_free_wq(struct fwq_workqueue *wq)
+{
+	fwq_free_workqueue_attrs(wq->unbound_attrs);
+	fwq_wq_free_nna(wq);
+	if (wq->flush_ops->exit)
 		wq->flush_ops->exit(wq);
 	free_percpu(wq->cpu_pwq);
 	free_percpu(wq->pcpu_stats);
-	fwq_free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
 	atomic_dec(&fwq_objects[FWQ_OBJ_WQ]);
 }
@@ -271,6 +278,27 @@ static void fwq_free_unused_pwq(struct fwq_pwq *pwq)
 }
 
 /*
+ * Free every pwq of a workqueue that never went live. Nothing but @wq
+ * refers to them (no item, flusher, rescuer or hotplug walk can find
+ * @wq), so they go at once, without the release worker.
+ * Context: fwq_pool_mutex held.
+ */
+static void fwq_free_unused_pwqs(struct fwq_workqueue *wq)
+{
+	struct fwq_pwq *pwq, *n;
+	int cpu;
+
+	lockdep_assert_held(&fwq_pool_mutex);
+	for_each_possible_cpu(cpu)
+		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
+	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
+	list_for_each_entry_safe(pwq, n, &wq->pwqs, pwqs_node) {
+		list_del(&pwq->pwqs_node);
+		fwq_free_unused_pwq(pwq);
+	}
+}
+
+/*
  * Build and install the pwqs of an unbound workqueue for @attrs.
  * Context: cpus_read_lock() and fwq_pool_mutex held.
  */
@@ -482,7 +510,10 @@ int fwq_apply_workqueue_attrs(struct fwq_workqueue *wq,
 }
 EXPORT_SYMBOL_GPL(fwq_apply_workqueue_attrs);
 
-/* per-CPU workqueue: one pwq per possible CPU, on that CPU's pool */
+/*
+ * per-CPU workqueue: one pwq per possible CPU, on that CPU's pool; on
+ * failure, none
+ */
 static int fwq_alloc_percpu_pwqs(struct fwq_workqueue *wq)
 {
 	bool highpri = wq->flags & FWQ_HIGHPRI;
@@ -498,8 +529,10 @@ static int fwq_alloc_percpu_pwqs(struct fwq_workqueue *wq)
 						     highpri);
 		struct fwq_pwq *pwq = fwq_alloc_pwq(wq, pool);
 
-		if (!pwq)
-			return -ENOMEM;	/* the caller tears down */
+		if (!pwq) {
+			fwq_free_unused_pwqs(wq);
+			return -ENOMEM;
+		}
 		mutex_lock(&wq->mutex);
 		fwq_link_pwq(pwq);
 		rcu_assign_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu), pwq);
@@ -510,7 +543,7 @@ static int fwq_alloc_percpu_pwqs(struct fwq_workqueue *wq)
 
 atomic64_t fwq_put_walk_waits;
 
-/* tear down the pwqs of a workqueue that never went live */
+/* drop the pwqs of a workqueue being destroyed; the last release frees it */
 static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 {
 	struct fwq_pwq *pwq;
@@ -560,49 +593,64 @@ static void fwq_wq_init_fields(struct fwq_workqueue *wq,
 	wq->flush_ops = fwq_flush_strategies[wq->variant.flush];
 }
 
-/*
- * The allocations a new workqueue owns before it has pwqs: per-CPU stats
- * and pwq pointers, its flush strategy's state, and for an unbound one the
- * per-node nr_active slots and its attrs. On failure, fwq_free_wq() frees
- * what was allocated (each part may be NULL).
- */
-static int fwq_wq_alloc_parts(struct fwq_workqueue *wq)
+/* the per-node nr_active slots of an unbound workqueue; all or none */
+static int fwq_wq_alloc_nna(struct fwq_workqueue *wq)
 {
 	int i;
 
-	wq->pcpu_stats = alloc_percpu(struct fwq_wq_pcpu_stats);
-	wq->cpu_pwq = (struct fwq_pwq __rcu * __percpu *)
-		       alloc_percpu(struct fwq_pwq *);
-	if (!wq->pcpu_stats || !wq->cpu_pwq)
-		return -ENOMEM;
-	if (wq->flush_ops->init && wq->flush_ops->init(wq))
-		return -ENOMEM;
-	if (!(wq->flags & FWQ_UNBOUND))
-		return 0;
 	for (i = 0; i <= nr_node_ids; i++) {
 		struct fwq_nna *nna;
 
 		nna = fwq_kzalloc_node_slot(sizeof(*nna), i);
-		if (!nna)
+		if (!nna) {
+			fwq_wq_free_nna(wq);
 			return -ENOMEM;
+		}
 		nna->max = wq->max_active;
 		atomic_set(&nna->nr, 0);
 		raw_spin_lock_init(&nna->lock);
 		INIT_LIST_HEAD(&nna->pending_pwqs);
 		wq->nna[i] = nna;
 	}
-	wq->unbound_attrs = fwq_alloc_workqueue_attrs();
-	return wq->unbound_attrs ? 0 : -ENOMEM;
+	return 0;
+}
+
+/*
+ * The pwqs of a new workqueue, linked and installed: per-CPU ones on the
+ * CPUs' pools, or for an unbound one those of its default attrs. All or
+ * none of them on return.
+ */
+static int fwq_wq_alloc_pwqs(struct fwq_workqueue *wq)
+{
+	struct fwq_workqueue_attrs *attrs = NULL;
+	int ret;
+
+	if (wq->flags & FWQ_UNBOUND) {
+		attrs = fwq_alloc_workqueue_attrs();
+		if (!attrs)
+			return -ENOMEM;
+		attrs->nice = (wq->flags & FWQ_HIGHPRI) ? FWQ_HIGHPRI_NICE : 0;
+		attrs->variant = wq->variant;
+	}
+
+	cpus_read_lock();
+	mutex_lock(&fwq_pool_mutex);
+	if (attrs)
+		ret = fwq_apply_attrs_locked(wq, attrs);
+	else
+		ret = fwq_alloc_percpu_pwqs(wq);
+	mutex_unlock(&fwq_pool_mutex);
+	cpus_read_unlock();
+	fwq_free_workqueue_attrs(attrs);
+	return ret;
 }
 
 __printf(2, 5) struct fwq_workqueue *
 fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 			    unsigned int flags, int max_active, ...)
 {
-	struct fwq_workqueue_attrs *attrs = NULL;
 	struct fwq_workqueue *wq;
 	va_list args;
-	int ret;
 
 	if (!fmt || (flags & ~FWQ_ALLOC_FLAGS) ||
 	    ((flags & FWQ_UNBOUND) && (flags & FWQ_PERCPU)) ||
@@ -631,34 +679,28 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	vsnprintf(wq->name, sizeof(wq->name), fmt, args);
 	va_end(args);
 	fwq_wq_lockdep_init(wq);
-
 	fwq_wq_init_fields(wq, variant, flags, max_active);
-	if (fwq_wq_alloc_parts(wq))
-		goto err_free;
+
+	wq->pcpu_stats = alloc_percpu(struct fwq_wq_pcpu_stats);
+	if (!wq->pcpu_stats)
+		goto err_unreg_lockdep;
+	wq->cpu_pwq = (struct fwq_pwq __rcu * __percpu *)
+		       alloc_percpu(struct fwq_pwq *);
+	if (!wq->cpu_pwq)
+		goto err_free_pcpu_stats;
+	if (wq->flush_ops->init && wq->flush_ops->init(wq))
+		goto err_free_cpu_pwq;
 	if (flags & FWQ_UNBOUND) {
-		attrs = fwq_alloc_workqueue_attrs();
-		if (!attrs)
-			goto err_free;
-		attrs->nice = (flags & FWQ_HIGHPRI) ? FWQ_HIGHPRI_NICE : 0;
-		attrs->variant = wq->variant;
+		if (fwq_wq_alloc_nna(wq))
+			goto err_flush_exit;
+		wq->unbound_attrs = fwq_alloc_workqueue_attrs();
+		if (!wq->unbound_attrs)
+			goto err_free_nna;
 	}
-
-	cpus_read_lock();
-	mutex_lock(&fwq_pool_mutex);
-	if (flags & FWQ_UNBOUND)
-		ret = fwq_apply_attrs_locked(wq, attrs);
-	else
-		ret = fwq_alloc_percpu_pwqs(wq);
-	mutex_unlock(&fwq_pool_mutex);
-	cpus_read_unlock();
-	fwq_free_workqueue_attrs(attrs);
-	attrs = NULL;
-	if (ret)
-		goto err_pwqs;
-
-	ret = fwq_init_rescuer(wq);
-	if (ret)
-		goto err_pwqs;
+	if (fwq_wq_alloc_pwqs(wq))
+		goto err_free_unbound_attrs;
+	if (fwq_init_rescuer(wq))
+		goto err_free_pwqs;
 
 	mutex_lock(&fwq_pool_mutex);
 	mutex_lock(&wq->mutex);
@@ -668,21 +710,25 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	mutex_unlock(&fwq_pool_mutex);
 	return wq;
 
-err_pwqs:
-	/* the last pwq release frees @wq */
-	if (list_empty(&wq->pwqs)) {
-		fwq_put_all_pwqs(wq);
-		fwq_wq_lockdep_exit(wq);
-		fwq_wq_put(wq);
-	} else {
-		fwq_put_all_pwqs(wq);
-	}
-	return NULL;
-
-err_free:
-	fwq_free_workqueue_attrs(attrs);
+err_free_pwqs:
+	mutex_lock(&fwq_pool_mutex);
+	fwq_free_unused_pwqs(wq);
+	mutex_unlock(&fwq_pool_mutex);
+err_free_unbound_attrs:
+	fwq_free_workqueue_attrs(wq->unbound_attrs);
+err_free_nna:
+	fwq_wq_free_nna(wq);
+err_flush_exit:
+	if (wq->flush_ops->exit)
+		wq->flush_ops->exit(wq);
+err_free_cpu_pwq:
+	free_percpu(wq->cpu_pwq);
+err_free_pcpu_stats:
+	free_percpu(wq->pcpu_stats);
+err_unreg_lockdep:
 	fwq_wq_lockdep_exit(wq);
-	fwq_free_wq(wq);
+	kfree(wq);
+	atomic_dec(&fwq_objects[FWQ_OBJ_WQ]);
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(fwq_alloc_workqueue_variant);
