@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq_bench scenarios S1-S6 and the floor measurement. Scenario ids follow
- * the fwq design notes (seed-hazards-and-benchmarks.md, section 4).
+ * fwq_bench scenarios S1-S6 and the floor measurement. bench/README.md
+ * ("Scenarios") says what each one loads and measures.
  *
  * Every scenario runs kthreads bound to CPUs that all start on one
  * completion. Threads check bench_should_stop() at least every item and
