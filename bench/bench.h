@@ -21,6 +21,9 @@
 #define BENCH_MAX_SAMPLES	(16UL << 20)	/* all threads of one run */
 #define BENCH_QUEUER_SAMPLES	65536		/* per S4c queuer */
 #define BENCH_MAX_SAMPLE	4096
+#define BENCH_MAX_REDO		5
+/* a host probe this much above its CPU's best marks the host slow */
+#define BENCH_HOST_SLACK_PERMILLE	250
 #define BENCH_LABEL_LEN		32
 #define BENCH_VARIANT_LEN	96
 
@@ -69,6 +72,7 @@ struct bench_spec {
 	unsigned int reps;
 	unsigned int wqs;			/* S6 */
 	unsigned int sample;			/* time 1 op in @sample; 0: default */
+	unsigned int redo;			/* max redos of a slow-host run */
 	char label[BENCH_LABEL_LEN];
 };
 
@@ -152,6 +156,9 @@ struct bench_run {
 	u64 t_start;
 	u64 t_end;
 	struct bench_floor floor;
+	u64 host_before;		/* bench_host_probe() before the run */
+	u64 host_after;			/* ... and after it */
+	unsigned int redone;		/* runs before this one, redone */
 	struct fwq_wq_stats st0;	/* summed over wq[] at measure start */
 	struct fwq_wq_stats st1;
 	bool have_stats;
@@ -193,6 +200,7 @@ int bench_scenario_run(struct bench_run *run);
 void bench_scenario_report(struct bench_run *run, struct bench_out *o,
 			   char *text, size_t tlen);
 void bench_floor_measure(struct bench_floor *f);
+u64 bench_host_probe(void);
 void bench_run_free(struct bench_run *run);
 unsigned int bench_default_threads(const struct bench_spec *s);
 unsigned int bench_default_items(const struct bench_spec *s);

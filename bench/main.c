@@ -24,6 +24,7 @@
 
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -100,7 +101,8 @@ void bench_stop_request(void)
 enum bench_key {
 	BK_SCENARIO, BK_TARGET, BK_TYPE, BK_SCOPE, BK_STRICT, BK_VARIANT,
 	BK_WAKE, BK_KICKED, BK_FLUSH, BK_THREADS, BK_CPUS, BK_ITEMS,
-	BK_BATCH, BK_MAX_ACTIVE, BK_WORK_US, BK_REPS, BK_WQS, BK_SAMPLE, BK_LABEL,
+	BK_BATCH, BK_MAX_ACTIVE, BK_WORK_US, BK_REPS, BK_WQS, BK_SAMPLE, BK_REDO,
+	BK_LABEL,
 	BK_NR,
 };
 
@@ -154,6 +156,7 @@ static const struct bench_knob bench_knobs[BK_NR] = {
 	[BK_REPS] = KNOB_UINT("reps", reps, 1, BENCH_MAX_REPS),
 	[BK_WQS] = KNOB_UINT("wqs", wqs, 1, BENCH_MAX_WQS),
 	[BK_SAMPLE] = KNOB_UINT("sample", sample, 0, BENCH_MAX_SAMPLE),
+	[BK_REDO] = KNOB_UINT("redo", redo, 0, BENCH_MAX_REDO),
 	[BK_LABEL] = { .name = "label" },
 };
 
@@ -510,6 +513,16 @@ static void report_topology(struct bench_out *o)
 	bo_close(o);
 }
 
+/*
+ * Is the host slow around @run: did a CPU's probe, before or after the run,
+ * come out more than BENCH_HOST_SLACK_PERMILLE above that CPU's best?
+ */
+static bool bench_host_slow(const struct bench_run *run)
+{
+	return max(run->host_before, run->host_after) >
+	       1000 + BENCH_HOST_SLACK_PERMILLE;
+}
+
 static void report_run(struct bench_run *run, struct bench_out *o,
 		       char *text, size_t tlen)
 {
@@ -563,6 +576,14 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 	else
 		bo_null(o, "wake_remote_ns");
 	bo_close(o);
+	bo_open(o, "host");
+	bo_milli(o, "probe_before_x_best", run->host_before);
+	bo_milli(o, "probe_after_x_best", run->host_after);
+	bo_milli(o, "slow_above_x_best", 1000 + BENCH_HOST_SLACK_PERMILLE);
+	bo_u64(o, "slow", bench_host_slow(run));
+	bo_u64(o, "redone", run->redone);
+	bo_u64(o, "redo", s->redo);
+	bo_close(o);
 	if (s->scenario != BS_FLOOR)
 		bench_scenario_report(run, o, text, tlen);
 	else
@@ -572,6 +593,52 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 			 run->floor.tas_mns / 1000, run->floor.tas_mns % 1000);
 	bo_str(o, "text", text);
 	bo_raw(o, "}");
+}
+
+/*
+ * One repetition of @s into @run: the floors, the run between two host
+ * probes, and up to s->redo redos while the probes say the host was slow
+ * (bench/README.md, "Slow host"). A redo waits a second per redo so far
+ * first. The last run is kept, slow or not; its JSON says how many were
+ * redone and what its probes read.
+ */
+static int bench_rep_run(const struct bench_spec *s, struct bench_run *run,
+			 unsigned int rep)
+{
+	unsigned int redone;
+	int ret = 0;
+
+	for (redone = 0; ; redone++) {
+		if (redone) {
+			bench_run_free(run);
+			if (msleep_interruptible(redone * MSEC_PER_SEC))
+				return -EINTR;
+		}
+		memset(run, 0, sizeof(*run));
+		run->spec = s;
+		run->rep = rep;
+		run->redone = redone;
+		run->threads = s->threads ?: bench_default_threads(s);
+		run->items = s->items ?: bench_default_items(s);
+		run->sample = s->sample ?: bench_default_sample(s);
+		run->max_active = s->max_active;
+		if (!run->max_active && s->scenario == BS_S5)
+			run->max_active = 4;
+		run->work_ns = (u64)s->work_us * NSEC_PER_USEC;
+		status_set("running %s %s rep %u/%u%s",
+			   bench_scenario_names[s->scenario],
+			   bench_target_names[s->target], rep, s->reps,
+			   redone ? " (redo, slow host)" : "");
+
+		bench_floor_measure(&run->floor);
+		run->host_before = bench_host_probe();
+		if (s->scenario != BS_FLOOR)
+			ret = bench_scenario_run(run);
+		run->host_after = bench_host_probe();
+		if (ret || bench_should_stop() || redone >= s->redo ||
+		    !bench_host_slow(run))
+			return ret;
+	}
 }
 
 /* Run bench_cur; bench_mutex held. */
@@ -598,23 +665,7 @@ static int bench_run_spec(void)
 	results_clear();
 
 	for (rep = 1; rep <= s->reps && !ret; rep++) {
-		memset(run, 0, sizeof(*run));
-		run->spec = s;
-		run->rep = rep;
-		run->threads = s->threads ?: bench_default_threads(s);
-		run->items = s->items ?: bench_default_items(s);
-		run->sample = s->sample ?: bench_default_sample(s);
-		run->max_active = s->max_active;
-		if (!run->max_active && s->scenario == BS_S5)
-			run->max_active = 4;
-		run->work_ns = (u64)s->work_us * NSEC_PER_USEC;
-		status_set("running %s %s rep %u/%u",
-			   bench_scenario_names[s->scenario],
-			   bench_target_names[s->target], rep, s->reps);
-
-		bench_floor_measure(&run->floor);
-		if (s->scenario != BS_FLOOR)
-			ret = bench_scenario_run(run);
+		ret = bench_rep_run(s, run, rep);
 		if (!ret && bench_should_stop())
 			ret = -EINTR;
 		if (!ret) {

@@ -15,10 +15,13 @@
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
+#include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
@@ -171,6 +174,27 @@ static u64 floor_mns_since(u64 t0)
 }
 
 /*
+ * @iters times the cheapest pool->lock critical section (raw lock, list
+ * add, unlock), interrupts off; milli-ns per iteration.
+ */
+static u64 floor_lock_pass(unsigned int iters)
+{
+	struct list_head head, node;
+	unsigned int i;
+	u64 t0;
+
+	lockdep_assert_irqs_disabled();
+	t0 = ktime_get_ns();
+	for (i = 0; i < iters; i++) {
+		raw_spin_lock(&floor_lock);
+		INIT_LIST_HEAD(&head);
+		list_add(&node, &head);
+		raw_spin_unlock(&floor_lock);
+	}
+	return (ktime_get_ns() - t0) * 1000 / iters;
+}
+
+/*
  * The floors, each the median of several passes: the cheapest possible
  * pool->lock critical section (raw lock, list add, unlock) and an atomic
  * test-and-set with interrupts off; a mutex lock/unlock pair and a
@@ -183,21 +207,13 @@ void bench_floor_measure(struct bench_floor *f)
 {
 	u64 lock[FLOOR_PASSES], tas[FLOOR_PASSES], clk[FLOOR_PASSES];
 	u64 mtx[FLOOR_PASSES], sirq[FLOOR_PASSES];
-	struct list_head head, node;
 	unsigned long word = 0, flags;
 	unsigned int p, i;
 	u64 t0;
 
 	for (p = 0; p < FLOOR_PASSES; p++) {
 		local_irq_save(flags);
-		t0 = ktime_get_ns();
-		for (i = 0; i < FLOOR_ITERS; i++) {
-			raw_spin_lock(&floor_lock);
-			INIT_LIST_HEAD(&head);
-			list_add(&node, &head);
-			raw_spin_unlock(&floor_lock);
-		}
-		lock[p] = floor_mns_since(t0);
+		lock[p] = floor_lock_pass(FLOOR_ITERS);
 
 		t0 = ktime_get_ns();
 		for (i = 0; i < FLOOR_ITERS; i++) {
@@ -233,6 +249,55 @@ void bench_floor_measure(struct bench_floor *f)
 	f->mutex_mns = max_t(u64, median_u64(mtx, FLOOR_PASSES), 1);
 	f->spin_irq_mns = max_t(u64, median_u64(sirq, FLOOR_PASSES), 1);
 	f->wake_mns = floor_wake_measure(f->clock_mns);
+}
+
+/*
+ * The host probe: how fast is each vCPU now, against its best since the
+ * module was loaded? Under QEMU a vCPU is a host thread, and when the host
+ * runs something else a whole run slows down; the floors before the run
+ * catch part of that, the probe after it the rest (bench/README.md, "Slow
+ * host"). On each online CPU, in IPI context: the lock floor's loop,
+ * HOST_PROBE_PASSES short passes, the median.
+ */
+#define HOST_PROBE_ITERS	1024
+#define HOST_PROBE_PASSES	5
+
+/* Each CPU's lowest probe since load, milli-ns; 0: none yet. bench_mutex. */
+static DEFINE_PER_CPU(u64, bench_host_best);
+
+static void host_probe_cpu(void *arg)
+{
+	u64 v[HOST_PROBE_PASSES];
+	unsigned int p;
+
+	for (p = 0; p < HOST_PROBE_PASSES; p++)
+		v[p] = floor_lock_pass(HOST_PROBE_ITERS);
+	*(u64 *)arg = max_t(u64, median_u64(v, HOST_PROBE_PASSES), 1);
+}
+
+/**
+ * bench_host_probe() - probe every online CPU against its best so far
+ *
+ * Context: process context, bench_mutex held (serializes the best values).
+ * Return: the highest ratio over the online CPUs of the probe to that CPU's
+ * best, in permille: 1000 when every CPU ran at its best.
+ */
+u64 bench_host_probe(void)
+{
+	u64 worst = 1000, v, *best;
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (smp_call_function_single(cpu, host_probe_cpu, &v, 1))
+			continue;
+		best = per_cpu_ptr(&bench_host_best, cpu);
+		if (!*best || v < *best)
+			*best = v;
+		worst = max(worst, div64_u64(v * 1000, *best));
+	}
+	cpus_read_unlock();
+	return worst;
 }
 
 /* -------------------------------------------------------------- threads */
