@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh [--local] [--quick] [--reps N] [--scale N] [--boots LIST]
-#          [--kernels LIST] [--repeat N] [--preset P] [--out DIR]
+#          [--kernels LIST] [--repeat N] [--preset P] [--redo N] [--out DIR]
 #
 # The fwq benchmark suite: every seed claim side by side, fwq's
 # variants against the running kernel's own workqueue (kwq), in one command.
@@ -41,6 +41,9 @@
 # whole suite N times back to back into DIR/run1 .. runN, each with its own
 # report, then compares them ratio by ratio in DIR/repeatability.md
 # (bench_report.py --compare).
+# --redo N (default 3, 0: off): a run whose host probe says the host was
+# slow around it is redone up to N times, the last one kept and marked
+# (fwq_bench's redo key; bench/README.md, "Slow host").
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -59,6 +62,7 @@ out=
 quick=0
 repeat=1
 preset=timing
+redo=3
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--local) local_mode=1; shift ;;
@@ -70,7 +74,8 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:-}; shift 2 || usage ;;
 	--repeat) repeat=${2:-}; shift 2 || usage ;;
 	--preset) preset=${2:-}; shift 2 || usage ;;
-	-h|--help) sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--redo) redo=${2:-}; shift 2 || usage ;;
+	-h|--help) sed -n '4,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_log "unknown argument $1"; usage ;;
 	esac
 done
@@ -106,6 +111,8 @@ local_preflight() {
 
 case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
 case "$repeat" in ''|*[!0-9]*|0) fwq_die 2 "--repeat needs a positive number" ;; esac
+case "$redo" in ''|*[!0-9]*) fwq_die 2 "--redo needs a number, 0 to 5 (0: off)" ;; esac
+[ "$redo" -le 5 ] || fwq_die 2 "--redo needs a number, 0 to 5 (0: off)"
 # the package's runner (--local) has no presets: they are for QEMU guests
 [ $local_mode = 1 ] || [ -r "$FWQ_TOP/scripts/presets/$preset" ] ||
 	fwq_die 2 "--preset: unknown preset '$preset' (see scripts/presets/)"
@@ -267,7 +274,7 @@ suite() {
 			echo "scenario=s6 threads=16 wqs=4 target=kwq items=$(n 200) label=$boot"
 			;;
 		esac
-	done | sed "s/ label=$boot\$/ label=$label/"
+	done | sed "s/ label=$boot\$/ redo=$redo label=$label/"
 }
 
 progress() { # progress LABEL DONE TOTAL START

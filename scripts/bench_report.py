@@ -718,6 +718,28 @@ def spread(data):
                                 if off else "") + ".\n")
 
 
+def host(runs):
+    """Per boot: runs the host probe had redone, and runs kept while slow."""
+    per, slack = OrderedDict(), None
+    for r in runs:
+        h = r.get("host")
+        if not h:
+            continue
+        slack = h["slow_above_x_best"]
+        n = per.setdefault(r["label"], [0, 0, 0, 0, 0])
+        n[0] += 1
+        n[1] += h["redone"] > 0
+        n[2] += h["redone"]
+        n[3] += h["slow"]
+        n[4] = max(n[4], h["redo"])
+    if not per:
+        return ""
+    parts = [f"`{lab}` {n[1]} of {n[0]} runs redone ({n[2]} redos, up to {n[4]} a run), "
+             f"{n[3]} kept slow" for lab, n in per.items()]
+    return (f"Slow host (a probe before or after a run above {slack:.2f}x its CPU's best; "
+            "bench/README.md, \"Slow host\"): " + "; ".join(parts) + ".\n")
+
+
 LEGEND = (f"/base = ratio to `{BASE}`: the median over repetitions of the per-repetition "
           "ratio (the variant's k-th run against base's k-th run of the same configuration "
           "and scope, made close in time), with its 95% interval: paired bootstrap over "
@@ -1023,7 +1045,7 @@ def main():
         v = flo(r, "lock_list_add_unlock_ns")
         if v is not None:
             lfloor[r["label"]].append(v)
-    agree = agreement(data) + spread(data)
+    agree = agreement(data) + spread(data) + host(runs)
     with open(os.path.join(outdir, "summary.md"), "w") as f:
         f.write("# fwq_bench results\n\n")
         f.write(f"{len(runs)} runs. Boots:\n\n")
