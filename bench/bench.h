@@ -24,6 +24,10 @@
 #define BENCH_MAX_REDO		5
 /* a host probe this much above its CPU's best marks the host slow */
 #define BENCH_HOST_SLACK_PERMILLE	250
+/* before a redo, wait for a quiet probe this long at most */
+#define BENCH_REDO_WAIT_MS	2000
+/* what redos (waits and the runs redone) may cost in all per module load */
+#define BENCH_REDO_BUDGET_S	60
 #define BENCH_LABEL_LEN		32
 #define BENCH_VARIANT_LEN	96
 
@@ -159,6 +163,7 @@ struct bench_run {
 	u64 host_before;		/* bench_host_probe() before the run */
 	u64 host_after;			/* ... and after it */
 	unsigned int redone;		/* runs before this one, redone */
+	bool redo_budget_out;		/* kept slow: no redo budget left */
 	struct fwq_wq_stats st0;	/* summed over wq[] at measure start */
 	struct fwq_wq_stats st1;
 	bool have_stats;

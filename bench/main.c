@@ -68,6 +68,7 @@ const char * const bench_scope_names[FWQ_AFFN_NR_TYPES] = {
 };
 
 static DEFINE_MUTEX(bench_mutex);	/* protects the specs; held by a run */
+static u64 bench_redo_spent_ns;		/* bench_mutex: redos' cost since load */
 static struct bench_spec bench_cur;	/* bench_mutex */
 static struct bench_spec bench_tmp;	/* bench_mutex: parse scratch */
 static bool bench_stop_flag;		/* READ_ONCE/WRITE_ONCE */
@@ -583,6 +584,7 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 	bo_u64(o, "slow", bench_host_slow(run));
 	bo_u64(o, "redone", run->redone);
 	bo_u64(o, "redo", s->redo);
+	bo_u64(o, "redo_budget_out", run->redo_budget_out);
 	bo_close(o);
 	if (s->scenario != BS_FLOOR)
 		bench_scenario_report(run, o, text, tlen);
@@ -596,10 +598,30 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 }
 
 /*
+ * Before a redo: wait, up to BENCH_REDO_WAIT_MS, for a host probe that
+ * reads no slower than the slow-host threshold. Interruptible by a signal
+ * (-EINTR) and by stop.
+ */
+static int bench_redo_wait(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(BENCH_REDO_WAIT_MS);
+
+	while (time_before(jiffies, end) && !bench_should_stop()) {
+		if (msleep_interruptible(50))
+			return -EINTR;
+		if (bench_host_probe() <= 1000 + BENCH_HOST_SLACK_PERMILLE)
+			break;
+	}
+	return 0;
+}
+
+/*
  * One repetition of @s into @run: the floors, the run between two host
  * probes, and up to s->redo redos while the probes say the host was slow
- * (bench/README.md, "Slow host"). A redo waits a second per redo so far
- * first. The last run is kept, slow or not; its JSON says how many were
+ * (bench/README.md, "Slow host"). A redo first waits for a quiet probe
+ * (bench_redo_wait()); the waits and the runs redone may cost
+ * BENCH_REDO_BUDGET_S in all per module load, after which a slow run is
+ * kept. The last run is kept, slow or not; its JSON says how many were
  * redone and what its probes read.
  */
 static int bench_rep_run(const struct bench_spec *s, struct bench_run *run,
@@ -607,12 +629,14 @@ static int bench_rep_run(const struct bench_spec *s, struct bench_run *run,
 {
 	unsigned int redone;
 	int ret = 0;
+	u64 t0 = 0;	/* the end of the last run: a redo costs from there */
 
 	for (redone = 0; ; redone++) {
 		if (redone) {
 			bench_run_free(run);
-			if (msleep_interruptible(redone * MSEC_PER_SEC))
-				return -EINTR;
+			ret = bench_redo_wait();
+			if (ret)
+				return ret;
 		}
 		memset(run, 0, sizeof(*run));
 		run->spec = s;
@@ -635,9 +659,17 @@ static int bench_rep_run(const struct bench_spec *s, struct bench_run *run,
 		if (s->scenario != BS_FLOOR)
 			ret = bench_scenario_run(run);
 		run->host_after = bench_host_probe();
+		/* the first run is not a redo: only what follows it is */
+		if (redone)
+			bench_redo_spent_ns += ktime_get_ns() - t0;
+		t0 = ktime_get_ns();
 		if (ret || bench_should_stop() || redone >= s->redo ||
 		    !bench_host_slow(run))
 			return ret;
+		if (bench_redo_spent_ns >= BENCH_REDO_BUDGET_S * NSEC_PER_SEC) {
+			run->redo_budget_out = true;
+			return 0;
+		}
 	}
 }
 
