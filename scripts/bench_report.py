@@ -726,16 +726,17 @@ def host(runs):
         if not h:
             continue
         slack = h["slow_above_x_best"]
-        n = per.setdefault(r["label"], [0, 0, 0, 0, 0])
+        n = per.setdefault(r["label"], [0, 0, 0, 0, 0, 0])
         n[0] += 1
         n[1] += h["redone"] > 0
         n[2] += h["redone"]
         n[3] += h["slow"]
         n[4] = max(n[4], h["redo"])
+        n[5] += h.get("redo_budget_out", 0)
     if not per:
         return ""
     parts = [f"`{lab}` {n[1]} of {n[0]} runs redone ({n[2]} redos, up to {n[4]} a run), "
-             f"{n[3]} kept slow" for lab, n in per.items()]
+             f"{n[3]} kept slow ({n[5]} with the redo budget spent)" for lab, n in per.items()]
     return (f"Slow host (a probe before or after a run above {slack:.2f}x its CPU's best; "
             "bench/README.md, \"Slow host\"): " + "; ".join(parts) + ".\n")
 
