@@ -697,25 +697,38 @@ def agreement(data):
             f"of {len(rows)} rows" + (" (outside: " + "; ".join(off) + ")" if off else "") + ".\n")
 
 
-def spread(data):
-    """S1 cells (every boot) whose items/s min-max leaves +-30% of the median."""
+def spread_cells(data, keep):
+    """S1 cells over the runs @keep accepts: (cells, [outside])."""
     cells, off = 0, []
     for (cfg, sc), variants in data.groups.items():
         if cfg[2] != "s1":
             continue
         for vn, rs in variants.items():
-            s = data.med(rs, "items_per_sec")
+            s = data.med([r for r in rs if keep(r)], "items_per_sec")
             if s is None or s[3] < 2 or not s[0]:
                 continue
             cells += 1
             lo, hi = s[1] / s[0], s[2] / s[0]
             if lo < 0.7 or hi > 1.3:
                 off.append(f"{cfg[0]} {sc} {vn} {lo:.2f}-{hi:.2f}")
+    return cells, off
+
+
+def spread(data):
+    """S1 cells (every boot) whose items/s min-max leaves +-30% of the median."""
+    cells, off = spread_cells(data, lambda r: True)
     if not cells:
         return ""
-    return (f"Spread: S1 items/s min-max within +-30% of the median in {cells - len(off)} of "
-            f"{cells} cells" + (" (outside, min/median-max/median: " + "; ".join(off) + ")"
-                                if off else "") + ".\n")
+    out = (f"Spread: S1 items/s min-max within +-30% of the median in {cells - len(off)} of "
+           f"{cells} cells" + (" (outside, min/median-max/median: " + "; ".join(off) + ")"
+                               if off else "") + ".\n")
+    if any(r.get("host", {}).get("slow") for rs in data.groups.values() for v in rs.values()
+           for r in v):
+        c2, off2 = spread_cells(data, lambda r: not r.get("host", {}).get("slow"))
+        out += (f"Spread over the runs not marked slow (see \"Slow host\"): {c2 - len(off2)} of "
+                f"{c2} cells within +-30%" + (" (outside: " + "; ".join(off2) + ")"
+                                              if off2 else "") + ".\n")
+    return out
 
 
 def host(runs):
