@@ -36,6 +36,9 @@
 #   purge            apt-get purge fwq-dkms; nothing of fwq may remain in
 #                    /lib/modules, /var/lib/dkms, /usr/src, /usr/share/fwq
 #
+# --base-only stops after the first step: .ci/run makes the base that way
+# in the background, while make check runs (it mostly waits on the
+# network), and make check-distro then finds it cached.
 # The results (tests, bench results.jsonl, table.txt, summary.md, plots,
 # debugfs, dmesg, consoles) go to DIR (default results/check-distro-TIME).
 # The apt source is the machine's configured Debian source (fwq_apt).
@@ -47,10 +50,12 @@ set -eu
 cd "$FWQ_TOP"
 
 out=
+base_only=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=${2:-}; shift 2 ;;
-	*) fwq_die 2 "usage: $0 [--out DIR]" ;;
+	--base-only) base_only=1; shift ;;
+	*) fwq_die 2 "usage: $0 [--out DIR] [--base-only]" ;;
 	esac
 done
 [ "$(id -u)" = 0 ] || fwq_die 2 "check-distro needs root (debootstrap, chroot)"
@@ -79,6 +84,8 @@ step() {
 	# in a function called on the left of ||)
 	"$@" > "$out/$name.log" 2>&1 < /dev/null &
 	wait $! || rc=$?
+	fwq_lane_time "distro.$name" - "$start" \
+		"$([ $rc -eq 0 ] && echo ok || echo "exit $rc")"
 	if [ $rc -eq 0 ]; then
 		fwq_tap_result 0 "$n distro.$name" \
 			"$(fwq_elapsed "$start")s${note:+ ($note)}"
@@ -152,6 +159,9 @@ hash=$( { echo "$suite $uri $keyring"; sed -n '/^# BASE-BEGIN/,/^# BASE-END/p' "
 	sha256sum | cut -c1-16)
 base=$FWQ_CACHE/distro/base-$hash
 mkdir -p "$FWQ_CACHE/distro"
+# one base maker at a time (a --base-only run may still be at it)
+exec 8> "$FWQ_CACHE/distro/.lock"
+flock 8
 if [ -e "$base/.fwq-done" ]; then
 	note="cached: $base"
 	step debootstrap true
@@ -161,6 +171,8 @@ else
 	mv "$base.tmp" "$base"
 	touch "$base/.fwq-done"
 fi
+flock -u 8
+[ $base_only -eq 0 ] || finish
 
 root=$out/root
 krel_of() { # krel_of SERIES: the release of ROOT's kernel of SERIES

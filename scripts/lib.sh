@@ -297,6 +297,17 @@ fwq_elapsed() {
 	awk -v s="$1" -v e="$(fwq_now)" 'BEGIN { printf "%.1f", e - s }'
 }
 
+# fwq_lane_time LANE KERNEL START RESULT: when FWQ_LANE_TIMES names a
+# file, add the line "SECONDS<TAB>LANE<TAB>KERNEL<TAB>RESULT" to it, the
+# seconds since START (from fwq_now). .ci/run prints these lines as its
+# lane table; make check, make check-distro and make check-debug each
+# add one per lane.
+fwq_lane_time() {
+	[ -n "${FWQ_LANE_TIMES:-}" ] || return 0
+	printf '%s\t%s\t%s\t%s\n' "$(fwq_elapsed "$3")" "$1" "${2:--}" "$4" \
+		>> "$FWQ_LANE_TIMES"
+}
+
 # fwq_copy_sources DIR [PATH...]: copy what a module build of the tree
 # needs (the module sources, tracked or not, without ignored build
 # output), plus PATHs, to DIR, keeping the layout; a scratch M= tree that
