@@ -28,6 +28,9 @@
 # Add a lane by adding a file (e.g. scripts/check.d/30-torture.list).
 # Environment: KERNEL, FLAVOUR, KDIR, KREL (target), FWQ_CHECK_LANES (a
 # glob over lane file names, default "*"), FWQ_CHECK_SKIP_LINT=1 (no lint),
+# FWQ_CHECK_ONE_KERNEL=1 (KERNEL's pass only, default FWQ_KERNEL_DEFAULT:
+# make check-quick), FWQ_CHECK_SKIP_BUILD=1 (no build of the tree: for lanes that build their
+# own copy, as make check-debug's do), FWQ_LANE_TIMES (lib.sh),
 # FWQ_CHECK_LINT (lint.sh's checks for a kernel other than the default;
 # default "build compat": the rest does not depend on the kernel).
 set -u
@@ -74,6 +77,7 @@ timed() {
 	if [ $rc -ne 0 ]; then
 		tail -n 25 "$log" | sed 's/^/# /'
 	fi
+	fwq_lane_time "$name" "$kname" "$start" "$([ $rc -eq 0 ] && echo ok || echo "exit $rc")"
 	result "$name" $rc "$(fwq_elapsed "$start")s"
 	return $rc
 }
@@ -103,6 +107,7 @@ run_vm() {
 	124) why="timeout" ;;
 	*) why="exit $rc" ;;
 	esac
+	fwq_lane_time "vm.$name" "$kname" "$start" "$why"
 	result "vm.$name" $rc "$why, exit $rc, boot+run $(fwq_elapsed "$start")s"
 }
 
@@ -131,9 +136,12 @@ sub_tests() {
 }
 
 # check_pass NAME: deps, build, lint and every lane for kernel NAME ("":
-# the KDIR or KREL of the environment).
+# the KDIR or KREL of the environment). kname, the pass's kernel, is
+# global: the lane table (fwq_lane_time) names it.
 check_pass() {
-	local kname=$1 start lint=
+	local start lint=
+
+	kname=$1
 
 	if [ -n "$kname" ]; then
 		export KERNEL=$kname
@@ -157,7 +165,10 @@ check_pass() {
 	kdir=$(fwq_kdir)
 	krel=$(fwq_krel)
 	echo "# target $krel, headers $kdir"
-	timed build "$FWQ_CHECK_DIR/build.log" make -s modules W=1 || return
+	if [ "${FWQ_CHECK_SKIP_BUILD:-0}" != 1 ]; then
+		timed build "$FWQ_CHECK_DIR/build.log" \
+			make -s -j"$(nproc)" modules W=1 || return
+	fi
 
 	if [ "${FWQ_CHECK_SKIP_LINT:-0}" != 1 ]; then
 		start=$(fwq_now)
@@ -165,6 +176,8 @@ check_pass() {
 		scripts/lint.sh $lint > "$FWQ_CHECK_DIR/lint.txt" 2>&1
 		show "$FWQ_CHECK_DIR/lint.txt"
 		count "$FWQ_CHECK_DIR/lint.txt"
+		fwq_lane_time lint "$kname" "$start" \
+			"$(grep -c '^ok ' "$FWQ_CHECK_DIR/lint.txt") ok, $(grep -c '^not ok ' "$FWQ_CHECK_DIR/lint.txt") not ok"
 		echo "# lint: $(fwq_elapsed "$start")s"
 	fi
 
@@ -205,7 +218,8 @@ check_pass() {
 
 if [ -n "${KDIR:-}" ] || [ -n "${KREL:-}" ]; then
 	check_pass ""
-elif [ -n "${KERNEL:-}" ]; then
+elif [ -n "${KERNEL:-}" ] || [ "${FWQ_CHECK_ONE_KERNEL:-0}" = 1 ]; then
+	KERNEL=${KERNEL:-$FWQ_KERNEL_DEFAULT}
 	fwq_kernel_load "$KERNEL" ||
 		fwq_die 2 "unknown KERNEL '$KERNEL' (known: $(fwq_kernel_names | tr '\n' ' '))"
 	check_pass "$KERNEL"

@@ -105,7 +105,7 @@ lint_build() {
 			-type f -print0
 	fi | grep -zvE '\.(o|ko|mod|mod\.c|cmd|symvers|order)$' |
 		tar -c --null -T - 2>/dev/null | tar -x -C "$tmp"
-	make -C "$kdir" M="$tmp" W=1 C=2 "$@" modules > "$tmp/build.log" 2>&1 || rc=1
+	make -C "$kdir" M="$tmp" -j"$(nproc)" W=1 C=2 "$@" modules > "$tmp/build.log" 2>&1 || rc=1
 	grep -E 'warning:|error:|sparse:' "$tmp/build.log" >> "$log" && rc=1
 	if [ $rc -ne 0 ] && [ ! -s "$log" ]; then
 		tail -n 30 "$tmp/build.log" > "$log"
@@ -210,9 +210,9 @@ lint_makehelp() {
 	rm -f "$log" "$log.bad"
 }
 
-[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc compat makehelp
-for what in "$@"; do
-	case "$what" in
+# lint_one CHECK: one check, as named on the command line
+lint_one() {
+	case "$1" in
 	checkpatch) lint_checkpatch ;;
 	build) lint_build build_w1_sparse ;;
 	compat)
@@ -222,7 +222,38 @@ for what in "$@"; do
 	shell|shellcheck) lint_shellcheck ;;
 	kerneldoc) lint_kerneldoc ;;
 	makehelp) lint_makehelp ;;
+	esac
+	exit $failed
+}
+
+[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc compat makehelp
+for what in "$@"; do
+	case "$what" in
+	checkpatch|build|compat|shell|shellcheck|kerneldoc|makehelp) ;;
 	*) fwq_die 2 "unknown lint check '$what'" ;;
 	esac
 done
+# The checks run side by side (most are one process each; the builds use
+# every core), each into its own file, printed in the order given. A
+# check that fails without a "not ok" line of its own (it died) gets one.
+outs=$(mktemp -d)
+pids=()
+for what in "$@"; do
+	(lint_one "$what") > "$outs/${#pids[@]}" 2>&1 &
+	pids+=($!)
+done
+i=0
+for what in "$@"; do
+	rc=0
+	wait "${pids[$i]}" || rc=$?
+	cat "$outs/$i"
+	if grep -q '^not ok lint\.' "$outs/$i"; then
+		failed=1
+	elif [ $rc -ne 0 ]; then
+		echo "not ok lint.$what # exit $rc"
+		failed=1
+	fi
+	i=$((i + 1))
+done
+rm -rf "$outs"
 exit $failed

@@ -31,11 +31,11 @@ cd "$FWQ_TOP" || exit 2
 kdir=$(fwq_kdir) || fwq_die 2 "no kernel headers"
 out=${1:-$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-selfcheck}
 mkdir -p "$out"
-if ! make -C "$kdir" M="$FWQ_TOP/scripts/selfcheck" modules > "$out/build.log" 2>&1; then
+if ! make -C "$kdir" M="$FWQ_TOP/scripts/selfcheck" -j"$(nproc)" modules > "$out/build.log" 2>&1; then
 	cat "$out/build.log" >&2
 	fwq_die 2 "building the self-check module failed"
 fi
-make -s modules > "$out/build-tree.log" 2>&1 || fwq_die 2 "make modules failed"
+make -s -j"$(nproc)" modules > "$out/build-tree.log" 2>&1 || fwq_die 2 "make modules failed"
 ko=$FWQ_TOP/scripts/selfcheck/fwq_selfcheck.ko
 
 # every case's result line is also kept in OUT/tests.txt (make check lists
