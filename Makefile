@@ -77,6 +77,13 @@ kdir:
 check:
 	@$(FWQ_TOP)/scripts/check.sh
 
+# The edit-test loop: the default kernel only, and the lanes of
+# scripts/check.d/quick/ (the small selftests, one short torture slice).
+.PHONY: check-quick
+## the fast loop: deps, build, lint, small selftests, one torture slice
+check-quick:
+	@FWQ_CHECK_LANES='quick/*' FWQ_CHECK_ONE_KERNEL=1 $(FWQ_TOP)/scripts/check.sh
+
 ## checkpatch --strict, W=1 + sparse (C=2), kernel-doc, shellcheck
 lint: kdir
 	@$(FWQ_TOP)/scripts/lint.sh

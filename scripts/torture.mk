@@ -66,4 +66,5 @@ selfcheck-debug:
 
 ## the debug lanes of scripts/check.d/debug/, make check's format
 check-debug:
-	@FWQ_CHECK_LANES='debug/*' FWQ_CHECK_SKIP_LINT=1 $(FWQ_TOP)/scripts/check.sh
+	@FWQ_CHECK_LANES='debug/*' FWQ_CHECK_SKIP_LINT=1 FWQ_CHECK_SKIP_BUILD=1 \
+		$(FWQ_TOP)/scripts/check.sh
