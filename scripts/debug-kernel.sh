@@ -7,6 +7,7 @@
 #
 #   scripts/debug-kernel.sh --lane lockdep|kcsan [--jobs N] [--config-only]
 #                           [--no-build] [--max-seconds S]
+#   scripts/debug-kernel.sh --deps-only
 #
 # Lanes:
 #   lockdep  PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, KASAN, DEBUG_OBJECTS_WORK,
@@ -23,7 +24,8 @@
 # --no-build fails (exit 1) instead of building a kernel that is not built
 # yet; --max-seconds S stops a build that runs longer (exit 1; it resumes
 # next time), so a CI run reports a slow build instead of running out of
-# time.
+# time. --deps-only installs the build's packages and stops (.ci/run does
+# every apt-get install before it starts the builds in the background).
 #
 # On success the last lines on stdout are shell assignments:
 #   FWQ_DK_KDIR=<build tree: pass as KDIR= to build fwq for this kernel>
@@ -37,6 +39,7 @@ set -euo pipefail
 LANE=
 JOBS=$(nproc)
 CONFIG_ONLY=0
+DEPS_ONLY=0
 NO_BUILD=0
 MAX_S=0
 FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
@@ -60,11 +63,12 @@ while [ $# -gt 0 ]; do
 	--lane) LANE=$2; shift 2 ;;
 	--jobs) JOBS=$2; shift 2 ;;
 	--config-only) CONFIG_ONLY=1; shift ;;
+	--deps-only) DEPS_ONLY=1; LANE=lockdep; shift ;;
 	--no-build) NO_BUILD=1; shift ;;
 	--max-seconds)
 		[[ ${2:-} =~ ^[0-9]+$ ]] || die "--max-seconds needs seconds"
 		MAX_S=$2; shift 2 ;;
-	-h|--help) sed -n '3,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,36p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
@@ -91,6 +95,7 @@ need_pkgs() {
 }
 
 need_pkgs
+[ $DEPS_ONLY -eq 0 ] || exit 0
 mkdir -p "$FWQ_CACHE/src" "$FWQ_CACHE/debug-kernel"
 exec 9>"$FWQ_CACHE/debug-kernel/.lock"
 flock 9
