@@ -4,18 +4,22 @@
 # selfcheck-debug.sh [--out DIR] [--only GLOB]: prove that the debug-kernel lanes of make
 # check-debug catch what they are there to catch. Builds the deliberately
 # buggy scripts/selfcheck/fwq_selfcheck.ko against each lane's kernel (built
-# already: make debug-kernel LANE=lockdep|kcsan) and boots it once per bug
-# with scripts/plans/selfcheck-debug.plan:
-#   lockdep lane  lockinv (lockdep), uaf (KASAN), sleep (atomic sleep),
-#                 rawnest (PROVE_RAW_LOCK_NESTING), flushself and
-#                 flushown (fwq's flush-dependency lockdep maps, with
-#                 fwq.ko and fwq_selfcheck_flush.ko built beside it):
-#                 vm-run.sh exit 3; leak (kmemleak step fails): exit 1
-#   kcsan lane    race (KCSAN): exit 3
-# A case passes when the exit code is the expected one and the console
-# holds the detector's own report. Prints and writes (DIR/tests.txt) one
-# "ok"/"not ok LANE.MODE" line per case (--only: the cases GLOB matches);
-# exit 1 on failure.
+# already: make debug-kernel LANE=lockdep|kcsan) and boots it with
+# scripts/plans/selfcheck-debug.plan, several bugs to a boot where their
+# detectors allow it:
+#   lockdep lane  lockinv (lockdep), sleep (atomic sleep), leak (kmemleak
+#                 step fails); rawnest (PROVE_RAW_LOCK_NESTING), uaf
+#                 (KASAN); flushself; flushown (fwq's flush-dependency
+#                 lockdep maps, with fwq.ko and fwq_selfcheck_flush.ko
+#                 built beside it). Lockdep reports once a boot, so every
+#                 boot has one lockdep case, first; a KASAN report panics
+#                 the guest, so uaf comes last.
+#   kcsan lane    race (KCSAN)
+# A boot must end in vm-run.sh's exit 3 (a kernel report), or 1 when its
+# only case is leak; each case passes when that holds and the console
+# holds its detector's own report. Prints and writes (DIR/tests.txt) one
+# "ok"/"not ok LANE.MODE" line per case (--only: the cases GLOB matches,
+# booted without the others); exit 1 on failure.
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -69,47 +73,66 @@ lane() {
 	fi
 }
 
-# expect LANE MODE RC REPORT [CMDLINE]: boot MODE on LANE (with CMDLINE
-# added); want exit RC and REPORT (a grep -E pattern) on the console
-expect() {
-	local name=$1.$2 dir=$out/$1-$2 rc start
+# boot LANE CMDLINE MODE RC REPORT [MODE RC REPORT...]: one boot on LANE
+# (with CMDLINE added) of the MODEs --only selects, in the order given;
+# want the highest of their exit codes RC, and each MODE's REPORT (a
+# grep -E pattern) on the console
+boot() {
+	local lane=$1 extra=$2 modes='' want=0 dir rc start i name
+	local -a sel=()
 
-	# shellcheck disable=SC2254 # a glob on purpose
-	case "$name" in
-	$only) ;;
-	*) return 0 ;;
-	esac
+	shift 2
+	while [ $# -ge 3 ]; do
+		# shellcheck disable=SC2254 # a glob on purpose
+		case "$lane.$1" in
+		$only)
+			sel+=("$1" "$2" "$3")
+			modes=${modes:+$modes+}$1
+			[ "$2" -le "$want" ] || want=$2
+			;;
+		esac
+		shift 3
+	done
+	[ ${#sel[@]} -gt 0 ] || return 0
+	dir=$out/$lane-${modes//+/-}
 	start=$(fwq_now)
 	KREL=$rel FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --modules "$mods" \
 		--preset small --plan selfcheck-debug --timeout 300 --out "$dir" \
-		--append "fwqsc.mode=$2${5:+ $5}" > "$dir.log" 2>&1
+		--append "fwqsc.mode=$modes${extra:+ $extra}" > "$dir.log" 2>&1
 	rc=$?
-	if [ $rc -ne "$3" ]; then
-		result "not ok $name # exit $rc, expected $3 (see $dir.log)"
-	elif ! grep -qE "$4" "$dir/console.log"; then
-		result "not ok $name # exit $rc but no '$4' report on the console"
-	else
-		result "ok $name # exit $rc and '$4' on the console, $(fwq_elapsed "$start")s"
-	fi
+	for ((i = 0; i < ${#sel[@]}; i += 3)); do
+		name=$lane.${sel[i]}
+		if [ $rc -ne "$want" ]; then
+			result "not ok $name # exit $rc, expected $want (see $dir.log)"
+		elif ! grep -qE "${sel[i + 2]}" "$dir/console.log"; then
+			result "not ok $name # exit $rc but no '${sel[i + 2]}' report on the console"
+		else
+			result "ok $name # exit $rc and '${sel[i + 2]}' on the console, boot of $modes $(fwq_elapsed "$start")s"
+		fi
+	done
 }
 
 if lane lockdep; then
-	expect lockdep lockinv 3 'possible circular locking dependency'
-	expect lockdep uaf 3 'KASAN: (slab-)?use-after-free'
-	expect lockdep sleep 3 'sleeping function called from invalid context'
-	expect lockdep rawnest 3 'BUG: Invalid wait context'
-	expect lockdep leak 1 'unreferenced object'
+	# lockinv before sleep: a mutex under a spinlock is an invalid wait
+	# context too, and that report would turn lockdep off first
+	boot lockdep "" \
+		lockinv 3 'possible circular locking dependency' \
+		sleep 3 'sleeping function called from invalid context' \
+		leak 1 'unreferenced object'
+	boot lockdep "" \
+		rawnest 3 'BUG: Invalid wait context' \
+		uaf 3 'KASAN: (slab-)?use-after-free'
 	# fwq's flush-dependency maps: an item that flushes itself, or its
 	# own workqueue, is a recursive acquisition of the map
-	expect lockdep flushself 3 'possible recursive locking detected'
-	expect lockdep flushown 3 'possible recursive locking detected'
+	boot lockdep "" flushself 3 'possible recursive locking detected'
+	boot lockdep "" flushown 3 'possible recursive locking detected'
 else
 	result "not ok lockdep # no lockdep kernel or module build failed"
 fi
 if lane kcsan; then
 	# as the KCSAN lane boots (debug-kernel-run.sh): the report itself,
 	# not a panic, must fail the run
-	expect kcsan race 3 'KCSAN: data-race in sc_race_fn' panic_on_warn=0
+	boot kcsan panic_on_warn=0 race 3 'KCSAN: data-race in sc_race_fn'
 else
 	result "not ok kcsan # no KCSAN kernel or module build failed"
 fi
