@@ -12,8 +12,9 @@
  *   active    visit only the pwqs queued to since the last flush
  *             (src/flush_active.c, which has its own state and hooks).
  *   lockless  active, but skip a node whose list is empty without its
- *             lock, and skip the completion when nothing waits
- *             (src/flush_lockless.c).
+ *             lock (src/flush_lockless.c). As with every strategy, a
+ *             flush with nothing in flight still completes its flusher
+ *             and counts a flush wakeup (fwq_flush_prep_pwqs()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
