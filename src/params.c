@@ -2,8 +2,9 @@
 /*
  * fwq: the engine's module parameters, each written once in the tables
  * below with its range, and the debugfs knobs made from them. The variant
- * and scope defaults (variant=, wake=, ...) are in variant.c: their values
- * come from the registry, include/fwq/variants.h.
+ * and scope defaults (wake=, kicked_list=, flush= and
+ * default_affinity_scope=) are in variant.c: their values come from the
+ * registry, include/fwq/variants.h.
  *
  * Every parameter takes exactly its range: a bad value (at load or later,
  * through /sys/module/fwq/parameters/ or the debugfs knob) gets -EINVAL,
