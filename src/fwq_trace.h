@@ -41,7 +41,7 @@ TRACE_DEFINE_ENUM(FWQ_CULL_IDLE);
 TRACE_DEFINE_ENUM(FWQ_CULL_FORCED);
 TRACE_DEFINE_ENUM(FWQ_CULL_DESTROY);
 
-/* the names of FWQ_WAKE_SITE_NAMES (include/fwq/fwq.h), in enum order */
+/* the names of FWQ_WAKE_SITE_NAMES (include/fwq/stats.h), in enum order */
 #define fwq_show_site(site)						\
 	__print_symbolic(site,						\
 			 { FWQ_SITE_QUEUE, "queue" },			\

@@ -47,7 +47,7 @@
 	X(ACTIVE,	active,		fwq_flush_active_ops)		\
 	X(LOCKLESS,	lockless,	fwq_flush_lockless_ops)
 
-/* generators for the enums of include/fwq/fwq.h */
+/* generators for the enums of include/fwq/variant.h */
 #define __FWQ_WAKE_ENUM(id, name, ops, ...)	FWQ_WAKE_##id,
 #define __FWQ_KICKED_ENUM(id, name, ops, ...)	FWQ_KICKED_##id,
 #define __FWQ_FLUSH_ENUM(id, name, ops, ...)	FWQ_FLUSH_##id,
