@@ -33,8 +33,8 @@
 # loads src/fwq.ko and bench/fwq_bench.ko from the tree when they are built
 # for the running kernel, else modprobes the installed (DKMS) modules. Each
 # way this can fail has one line saying what to do and its own exit code
-# (README.md, "fwq-bench"). Results go to results/ in a source tree, else
-# to the current directory.
+# (README.md, "Real hardware: the fwq-dkms package and fwq-bench"). Results
+# go to results/ in a source tree, else to the current directory.
 # --quick: 1 repetition and small sizes (a few minutes); --scale N multiplies
 # the item counts (default 1 under QEMU, 20 with --local); --boots picks
 # boots from "enq p8 p64 p192". --repeat N (make bench REPEAT=N) runs the
@@ -79,11 +79,12 @@ while [ $# -gt 0 ]; do
 	*) fwq_log "unknown argument $1"; usage ;;
 	esac
 done
-# The local run's failures, one exit code each (README.md, "fwq-bench"):
-# 3 not root, 4 debugfs not mounted, 5 fwq not built for the running
-# kernel, 6 Secure Boot refused the module, 7 another load failure, 8 kernel
-# lockdown. FWQ_DEBUGFS (default /sys/kernel/debug, mounted if it is not)
-# and FWQ_LOCKDOWN (default /sys/kernel/security/lockdown) let
+# The local run's failures, one exit code each (README.md, section
+# "Real hardware: the fwq-dkms package and fwq-bench"): 3 not root, 4
+# debugfs not mounted, 5 fwq not built for the running kernel, 6 Secure
+# Boot refused the module, 7 another load failure, 8 kernel lockdown.
+# FWQ_DEBUGFS (default /sys/kernel/debug, mounted if it is not) and
+# FWQ_LOCKDOWN (default /sys/kernel/security/lockdown) let
 # scripts/fwq-bench-test.sh fake them.
 local_krel=
 local_debugfs=${FWQ_DEBUGFS:-/sys/kernel/debug}
