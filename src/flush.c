@@ -7,8 +7,9 @@
  * The walk strategy is fixed per workqueue at creation (flush=); each is a
  * struct fwq_flush_ops, listed in the registry (include/fwq/variants.h):
  *   each      lock and unlock the pool of every pwq (before 6.13).
- *   coalesce  keep the pool lock across consecutive pwqs of one pool
- *             (85f0d8e39aff, mainline since 6.13).
+ *   coalesce  keep the pool lock across consecutive pwqs of one pool,
+ *             as mainline since 6.13: commit 85f0d8e39aff ("workqueue:
+ *             Reduce expensive locks for unbound workqueue").
  *   active    visit only the pwqs queued to since the last flush
  *             (src/flush_active.c, which has its own state and hooks).
  *   lockless  active, but skip a node whose list is empty without its

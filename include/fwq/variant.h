@@ -40,9 +40,10 @@ enum fwq_kicked {
 /*
  * enum fwq_flush: how flush_workqueue() walks the pool workqueues: every
  * pwq's pool lock cycled (each, before 6.13), the lock cycled only when the
- * pool changes (coalesce, 85f0d8e39aff), only the pwqs active since the
- * last flush (active, the flush-active seed mail), or those with a node
- * with nothing listed skipped without its lock (lockless).
+ * pool changes (coalesce, commit 85f0d8e39aff ("workqueue: Reduce expensive
+ * locks for unbound workqueue")), only the pwqs active since the last
+ * flush (active, the flush-active seed mail), or those with a node with
+ * nothing listed skipped without its lock (lockless).
  */
 enum fwq_flush {
 	FWQ_FLUSH_VARIANTS(__FWQ_FLUSH_ENUM)

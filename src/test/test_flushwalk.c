@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a flush walks (the flush-active seed mail and 85f0d8e, README.md):
- * read through fwq_workqueue_get_stats() flush_pwqs_visited and
- * flush_lock_cycles around single flushes of an unbound workqueue whose
+ * What a flush walks (the flush-active seed mail, README.md, and commit
+ * 85f0d8e39aff ("workqueue: Reduce expensive locks for unbound
+ * workqueue")): read through fwq_workqueue_get_stats() flush_pwqs_visited
+ * and flush_lock_cycles around single flushes of an unbound workqueue whose
  * per-CPU pwqs all share one pool (scope system).
  *  - pwqs replaced by an attrs change stop being walked once released;
  *  - flush=each: one pool-lock cycle per pwq visited, every pwq visited;
