@@ -308,7 +308,7 @@ TRACE_EVENT(fwq_worker_cull,
 
 /*
  * fwq_kicked_move - kicked_list=on parked a picked worker on the pool's
- *	kicked list (seed series 1, v2 1/4)
+ *	kicked list (the kicked-list fix of "Shrink the lock time" v2)
  * @pool: the pool, locked
  * @worker: the worker
  * @coalesced: it was the kicked worker already (a kick that coalesced)

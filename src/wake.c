@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: worker wakeups (seed series 1, "Shrink the lock time").
+ * fwq: worker wakeups (the deferred-wakeup series, "workqueue: Shrink the
+ * lock time", whose sources README.md lists).
  *
  * kick_pool() runs under pool->lock. The pool's kicked strategy
  * (attrs.kicked) picks the idle worker; the wake strategy (attrs.wake)
@@ -13,13 +14,15 @@
  *                reference; the caller wakes it after dropping pool->lock and
  *                then drops the reference (wake_q_add()/wake_up_q() are not
  *                exported to modules, so fwq has its own small queue).
- *   wake=claim   v5 as merged: the worker is claimed under the lock (moved
- *                off idle_list, out of the idle cull's reach) and woken with
+ *   wake=claim   as merged, a later revision than the v2 README.md cites:
+ *                the worker is claimed under the lock (moved off idle_list,
+ *                out of the idle cull's reach) and woken with
  *                wake_up_process() after the unlock, without a reference.
  *
- *   kicked_list=on   v2 1/4: the picked worker moves to pool->kicked_list.
- *                    Its pick looks there first, so back-to-back kicks
- *                    coalesce on one worker, and the cull never sees it.
+ *   kicked_list=on   v2's kicked-list fix: the picked worker moves to
+ *                    pool->kicked_list. Its pick looks there first, so
+ *                    back-to-back kicks coalesce on one worker, and the cull
+ *                    never sees it.
  *   kicked_list=off  the pick is the head of idle_list, and the picked
  *                    worker stays there (unless wake=claim took it off).
  *
@@ -184,7 +187,7 @@ static void fwq_wake_wakeq_kick(struct fwq_pool *pool,
 	fwq_wake_batch_add(wb, worker->task, wq, site, true);
 }
 
-/* wake=claim: v5, claim under the lock, wake_up_process() after unlock */
+/* wake=claim: claim under the lock, wake_up_process() after the unlock */
 static void fwq_wake_claim_kick(struct fwq_pool *pool,
 				struct fwq_worker *worker,
 				struct fwq_wake_batch *wb,

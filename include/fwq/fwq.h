@@ -6,10 +6,10 @@
  * with an fwq_ prefix and distinct types, so that a kernel work_struct can
  * never be handed to fwq (or the other way round) without a compile error.
  *
- * Every design from the seed patch series is a per-workqueue choice, made
- * when the workqueue is created (struct fwq_variant). Workqueues with
- * different variants never share a worker pool, so several variants can run
- * side by side in one boot.
+ * Every design from the patch mails that README.md cites is a
+ * per-workqueue choice, made when the workqueue is created (struct
+ * fwq_variant). Workqueues with different variants never share a worker
+ * pool, so several variants can run side by side in one boot.
  *
  * The public headers, by audience; this one includes the other two:
  *   <fwq/fwq.h>      the workqueue API, for any client module

@@ -17,10 +17,11 @@
  * prints them all).
  *
  * enum fwq_wake: where the worker wakeup of a kick is issued (the deferred
- * wakeup seed series): under pool->lock (locked), after the unlock through a
- * private wake queue (wakeq), or after the unlock on a worker claimed under
- * the lock (claim, as merged). The choice applies to the enqueue path and
- * to the chain kick in process_one_work alike.
+ * wakeup series, "workqueue: Shrink the lock time", README.md): under
+ * pool->lock (locked), after the unlock through a private wake queue
+ * (wakeq), or after the unlock on a worker claimed under the lock (claim,
+ * as merged). The choice applies to the enqueue path and to the chain kick
+ * in process_one_work alike.
  */
 enum fwq_wake {
 	FWQ_WAKE_VARIANTS(__FWQ_WAKE_ENUM)
