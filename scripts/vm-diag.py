@@ -3,7 +3,7 @@
 """vm-diag.py: ask a hung fwq test guest where it is, through QEMU's monitor.
 
   vm-diag.py --monitor SOCK --console LOG --out DIR [--system-map MAP]
-             [--why TEXT] [--settle S]
+             [--why TEXT] [--settle S] [--quiet S]
 
 vm-run.sh calls this when a guest reaches its timeout or stops making
 progress, before it kills QEMU. Two views, so that a guest whose kernel no
@@ -212,6 +212,32 @@ def stack_scan(mon, cpu, rsp, symbols, words):
     return found or ["    (no kernel text address in the top %d words)" % words]
 
 
+def settle(console, limit, quiet):
+    """Wait for the guest's answer to a request: until the console has
+    grown and then stayed quiet for QUIET seconds, or LIMIT seconds in all
+    (a kernel that does not answer). Returns the seconds waited."""
+    t0 = time.monotonic()
+    size = last = -1
+    changed = t0
+    while True:
+        now = time.monotonic()
+        if now - t0 >= limit:
+            break
+        try:
+            cur = os.path.getsize(console)
+        except OSError:
+            cur = 0
+        if size < 0:
+            size = last = cur
+        elif cur != last:
+            last = cur
+            changed = now
+        elif last != size and now - changed >= quiet:
+            break
+        time.sleep(0.2)
+    return time.monotonic() - t0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--monitor", required=True)
@@ -224,7 +250,11 @@ def main():
                     help="a module the guest booted with (repeatable)")
     ap.add_argument("--why", default="")
     ap.add_argument("--settle", type=float, default=8.0,
-                    help="seconds to let the guest print each SysRq report")
+                    help="at most this many seconds for each SysRq report "
+                    "(twice that for the NMI)")
+    ap.add_argument("--quiet", type=float, default=2.0,
+                    help="a report is over once the console has been quiet "
+                    "this long after it grew")
     ap.add_argument("--stack-words", type=int, default=48)
     args = ap.parse_args()
 
@@ -293,16 +323,18 @@ def main():
             mon.cmd("sendkey alt-sysrq-%s" % key)
         except OSError as e:
             report.append("sendkey sysrq-%s failed: %s" % (key, e))
-        time.sleep(args.settle)
+        waited = settle(args.console, args.settle, args.quiet)
         report.append("")
-        report.append("== requested SysRq %s (%s)" % (key, what))
+        report.append("== requested SysRq %s (%s), waited %.1fs" %
+                      (key, what, waited))
     # Last resort, and the end of the guest: an NMI to every vCPU. The
     # guest boots with unknown_nmi_panic and panic_print=0x1, so the first
     # CPU to take it panics with its own stack and every task's.
     try:
         mon.cmd("nmi")
-        report += ["", "== requested an NMI on every vCPU (panic, all tasks)"]
-        time.sleep(args.settle * 2)
+        waited = settle(args.console, args.settle * 2, args.quiet)
+        report += ["", "== requested an NMI on every vCPU (panic, all "
+                   "tasks), waited %.1fs" % waited]
     except OSError as e:
         report.append("nmi failed: %s" % e)
     try:
