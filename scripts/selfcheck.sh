@@ -131,7 +131,7 @@ has_diag() {
 		diag_shows "$1" "$3"
 }
 quiet="rcupdate.rcu_cpu_stall_suppress=1 hung_task_timeout_secs=0 nosoftlockup"
-expect stuck 124 --preset small --plan selfcheck-stuck --timeout 70 \
+expect stuck 124 --preset small --plan selfcheck-stuck --timeout 45 \
 	--append "$quiet"
 has_diag stuck irqoff_cpu 'sc_stuck_irqoff_fn'
 has_diag stuck dstate_task 'sc_stuck_dstate_fn'
