@@ -162,6 +162,12 @@ kpatch_printk() {
 }
 [ "$FWQ_K_SERIES" = 6.1 ] && kpatch_printk
 
+# The source is ready: from here on, only this lane's own lock, so that
+# one lane's kernel is checked (or used) while another lane's builds.
+exec 8>"$FWQ_CACHE/debug-kernel/.lock-$KPFX$LANE"
+flock -u 9
+flock 8
+
 # Generate the config in a staging tree.
 STAGE=$FWQ_CACHE/debug-kernel/stage-$KPFX$LANE
 rm -rf "$STAGE"
