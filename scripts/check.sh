@@ -40,6 +40,9 @@ cd "$FWQ_TOP" || exit 2
 
 check_start=$(fwq_now)
 CHECK_TOP=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-check${FLAVOUR:+-$FLAVOUR}
+# two runs started in the same second (.ci/run runs two streams)
+mkdir -p "$FWQ_TOP/results"
+mkdir "$CHECK_TOP" 2> /dev/null || CHECK_TOP+=-$$
 mkdir -p "$CHECK_TOP"
 # the test name prefix of this pass ("" for the default kernel)
 pfx=
