@@ -239,7 +239,7 @@ if [ ! -f "$DIR/.fwq-built" ]; then
 	limit=()
 	[ "$MAX_S" -eq 0 ] || limit=(timeout "$MAX_S")
 	rc=0
-	nice -n 19 "${limit[@]}" make -C "$SRC" O="$DIR" ARCH=x86_64 \
+	"${limit[@]}" make -C "$SRC" O="$DIR" ARCH=x86_64 \
 		-j"$JOBS" bzImage modules >"$DIR/build.log" 2>&1 || rc=$?
 	if [ $rc -ne 0 ]; then
 		tail -n 40 "$DIR/build.log" >&2

@@ -8,8 +8,10 @@
 #   make repro [PRESET=small]   H1/H8 race reproducers
 #   make badinput               bad values to every debugfs file/parameter
 #   make debug-kernel LANE=lockdep|kcsan   build (once) a debug kernel
-#   make check-debug           the lanes of scripts/check.d/debug/*.list
-#       (lockdep+KASAN+kmemleak, KCSAN, PREEMPT_RT), make check's format
+#   make check-debug [LANES=GLOB]  the lanes of scripts/check.d/debug/*.list
+#       (the harness self-check; lockdep+KASAN+kmemleak, KCSAN, PREEMPT_RT
+#       and their self-check), make check's format; LANES=*-harness
+#       runs scripts/check.d/debug/*-harness.list only
 #   make selfcheck-debug       prove the debug lanes catch deliberate bugs
 #   make debug-lane LANE=lockdep|kcsan|rt [DEBUG_DURATION=30] [CYCLES=100]
 #       selftests, torture, H8 and load/unload-in-flight on a debug kernel
@@ -64,7 +66,7 @@ selfcheck-debug:
 	@$(FWQ_TOP)/scripts/debug-kernel.sh --lane kcsan >/dev/null
 	@$(FWQ_TOP)/scripts/selfcheck-debug.sh
 
-## the debug lanes of scripts/check.d/debug/, make check's format
+## the lanes of scripts/check.d/debug/ (LANES: a glob of list names)
 check-debug:
-	@FWQ_CHECK_LANES='debug/*' FWQ_CHECK_SKIP_LINT=1 FWQ_CHECK_SKIP_BUILD=1 \
-		$(FWQ_TOP)/scripts/check.sh
+	@FWQ_CHECK_LANES='debug/$(or $(LANES),*)' FWQ_CHECK_SKIP_LINT=1 \
+		FWQ_CHECK_SKIP_BUILD=1 $(FWQ_TOP)/scripts/check.sh
