@@ -13,10 +13,10 @@ FLAVOUR ?=
 # KERNEL: one of scripts/kernels/ (6.1, 6.12): the kernel to build for and
 # boot. make check runs every kernel unless KERNEL names one.
 KERNEL ?=
-# KDIR: the headers to build against. Default: KERNEL's, else the running
-# kernel's build dir if it has one, else the default kernel's (6.1), else
-# the newest installed Debian headers of FLAVOUR (scripts/lib.sh,
-# fwq_kdir). KREL: the target release, read from KDIR's utsrelease.h.
+# KDIR: the headers to build against. Default: KREL's if KREL is given,
+# else KERNEL's, else the running kernel's build dir if it has one, else
+# the default kernel's (6.1), else the newest installed Debian headers of
+# FLAVOUR (scripts/lib.sh, fwq_kdir). KREL: the target release, read from KDIR's utsrelease.h.
 # Only a KDIR or KREL given by the user is passed on to the scripts; they
 # find the default themselves, and make check pins each kernel's pass.
 ifeq ($(origin KDIR),undefined)

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# debug-kernel-run.sh --lane lockdep|kcsan|rt --plan PLAN [--preset small|wide]
-#                     [--timeout S] [--out DIR] [--append "CMDLINE"]
-#                     [--no-build]
+# debug-kernel-run.sh --lane lockdep|kcsan|rt --plan PLAN
+#                     [--preset small|wide|timing] [--timeout S] [--out DIR]
+#                     [--append "CMDLINE"] [--no-build]
 #
 # Run a guest plan on a debug kernel lane (--lane rt: Debian's PREEMPT_RT
 # image and headers instead of a built kernel, vm-run.sh --flavour rt):

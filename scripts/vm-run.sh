@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-run.sh --preset small|wide --plan FILE [--timeout S] [--stall S]
+# vm-run.sh --preset small|wide|timing --plan FILE [--timeout S] [--stall S]
 #           [--out DIR] [--append "CMDLINE"] [--flavour rt] [--modules DIR]
 #           [--ko FILE]...
 #
