@@ -34,9 +34,6 @@ TRACE_DEFINE_ENUM(FWQ_SITE_CM);
 TRACE_DEFINE_ENUM(FWQ_SITE_FLUSH);
 TRACE_DEFINE_ENUM(FWQ_SITE_RELEASE);
 TRACE_DEFINE_ENUM(FWQ_SITE_OTHER);
-TRACE_DEFINE_ENUM(FWQ_FLUSH_EACH);
-TRACE_DEFINE_ENUM(FWQ_FLUSH_COALESCE);
-TRACE_DEFINE_ENUM(FWQ_FLUSH_ACTIVE);
 TRACE_DEFINE_ENUM(FWQ_CULL_IDLE);
 TRACE_DEFINE_ENUM(FWQ_CULL_FORCED);
 TRACE_DEFINE_ENUM(FWQ_CULL_DESTROY);
@@ -51,11 +48,8 @@ TRACE_DEFINE_ENUM(FWQ_CULL_DESTROY);
 			 { FWQ_SITE_RELEASE, "release" },		\
 			 { FWQ_SITE_OTHER, "other" })
 
-#define fwq_show_flush(flush)						\
-	__print_symbolic(flush,						\
-			 { FWQ_FLUSH_EACH, "each" },			\
-			 { FWQ_FLUSH_COALESCE, "coalesce" },		\
-			 { FWQ_FLUSH_ACTIVE, "active" })
+/* room for a variant's name in an event, as fwq_flush_name() gives it */
+#define FWQ_TRACE_VARIANT_LEN	16
 
 #define fwq_show_cull(why)						\
 	__print_symbolic(why,						\
@@ -160,24 +154,27 @@ TRACE_EVENT(fwq_execute_end,
  * fwq_flush_start - fwq_flush_workqueue() began (drain passes included)
  * @wq: the workqueue, its mutex held
  *
- * flush is the walk variant; work_color and flush_color the workqueue's
- * colours before this flush takes one.
+ * flush is the walk variant's name, from the registry
+ * (fwq_flush_name()); work_color and flush_color the workqueue's colours
+ * before this flush takes one.
  */
 TRACE_EVENT(fwq_flush_start,
 	    TP_PROTO(struct fwq_workqueue *wq),
 	    TP_ARGS(wq),
 	    TP_STRUCT__entry(__array(char, workqueue, FWQ_NAME_LEN)
-			     __field(int, flush)
+			     __array(char, flush, FWQ_TRACE_VARIANT_LEN)
 			     __field(int, work_color)
 			     __field(int, flush_color)
 			     ),
 	    TP_fast_assign(strscpy(__entry->workqueue, wq->name, FWQ_NAME_LEN);
-			   __entry->flush = wq->variant.flush;
+			   strscpy(__entry->flush,
+				   fwq_flush_name(wq->variant.flush),
+				   FWQ_TRACE_VARIANT_LEN);
 			   __entry->work_color = wq->work_color;
 			   __entry->flush_color = wq->flush_color;
 			   ),
 	    TP_printk("workqueue=%s flush=%s work_color=%d flush_color=%d",
-		      __entry->workqueue, fwq_show_flush(__entry->flush),
+		      __entry->workqueue, __entry->flush,
 		      __entry->work_color, __entry->flush_color)
 );
 

@@ -3,7 +3,7 @@
  * fwq_workload: a small workload whose counts are known, for the trace plan
  * and the test of tools/fwq-monitor (scripts/plans/trace.plan).
  *
- * Loading creates three workqueues that stay until the module is removed,
+ * Loading creates four workqueues that stay until the module is removed,
  * so debugfs stats can be read before and after a run:
  *
  *   fwqw_locked  per-CPU, wake=locked,kicked_list=off,flush=each: wakeups
@@ -14,6 +14,8 @@
  *   fwqw_wakeq   unbound, FWQ_CPU_INTENSIVE, wake=wakeq,kicked_list=on,
  *                flush=coalesce: sleeping items make its pool create
  *                workers, which the idle timeout culls later
+ *   fwqw_lockless unbound, wake=locked,kicked_list=on,flush=lockless:
+ *                the fourth flush variant, so that each one's events show
  *
  * Writing N (1..FWQW_MAX_N) to /sys/kernel/debug/fwq_workload/run runs, on
  * each workqueue in turn: N single items, one in flight at a time, over the
@@ -64,6 +66,8 @@ static struct fwqw_wq fwqw_wqs[] = {
 	  FWQ_UNBOUND, 1 },
 	{ "fwqw_wakeq", "wake=wakeq,kicked_list=on,flush=coalesce",
 	  FWQ_UNBOUND | FWQ_CPU_INTENSIVE, 0 },
+	{ "fwqw_lockless", "wake=locked,kicked_list=on,flush=lockless",
+	  FWQ_UNBOUND, 0 },
 };
 
 struct fwqw_item {
