@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fwq: flush_workqueue (colors, flusher queue, overflow, cascade), the
- * stateless pwq-walk strategies, and drain. flush_work() and its barriers
- * are in barrier.c.
+ * per-pwq step every flush design's walk calls (fwq_flush_visit()), and
+ * drain. flush_work() and its barriers are in barrier.c.
  *
- * The walk strategy is fixed per workqueue at creation (flush=); each is a
- * struct fwq_flush_ops, listed in the registry (include/fwq/variants.h):
- *   each      lock and unlock the pool of every pwq (before 6.13).
- *   coalesce  keep the pool lock across consecutive pwqs of one pool,
- *             as mainline since 6.13: commit 85f0d8e39aff ("workqueue:
- *             Reduce expensive locks for unbound workqueue").
- *   active    visit only the pwqs queued to since the last flush
- *             (src/flush_active.c, which has its own state and hooks).
- *   lockless  active, but skip a node whose list is empty without its
- *             lock (src/flush_lockless.c). As with every strategy, a
- *             flush with nothing in flight still completes its flusher
- *             and counts a flush wakeup (fwq_flush_prep_pwqs()).
+ * The walk design is fixed per workqueue at creation (flush=); each is a
+ * struct fwq_flush_ops in a file of its own, listed in the registry
+ * (include/fwq/variants.h): flush_each.c, flush_coalesce.c,
+ * flush_active.c and flush_lockless.c. As with every design, a flush
+ * with nothing in flight still completes its flusher and counts a flush
+ * wakeup (fwq_flush_prep_pwqs()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -58,56 +52,6 @@ bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
 		pwq->work_color = work_color;
 	return wait;
 }
-
-/* flush=each: one lock cycle per pwq */
-static bool fwq_flush_walk_each(struct fwq_workqueue *wq, int flush_color,
-				int work_color)
-{
-	struct fwq_pwq *pwq;
-	bool wait = false;
-
-	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
-		fwq_pool_lock_irq(pwq->pool);
-		wq->flush_lock_cycles++;
-		wait |= fwq_flush_visit(wq, pwq, flush_color, work_color);
-		fwq_pool_unlock_irq(pwq->pool);
-	}
-	return wait;
-}
-
-/* flush=coalesce: cycle the lock only when the pool changes */
-static bool fwq_flush_walk_coalesce(struct fwq_workqueue *wq,
-				    int flush_color, int work_color)
-{
-	struct fwq_pwq *pwq = list_first_entry(&wq->pwqs, struct fwq_pwq,
-					       pwqs_node);
-	bool wait = false;
-
-	while (!list_entry_is_head(pwq, &wq->pwqs, pwqs_node)) {
-		struct fwq_pool *pool = pwq->pool;
-
-		fwq_pool_lock_irq(pool);
-		wq->flush_lock_cycles++;
-		do {
-			wait |= fwq_flush_visit(wq, pwq, flush_color,
-						work_color);
-			pwq = list_next_entry(pwq, pwqs_node);
-		} while (!list_entry_is_head(pwq, &wq->pwqs, pwqs_node) &&
-			 pwq->pool == pool);
-		fwq_pool_unlock_irq(pool);
-	}
-	return wait;
-}
-
-const struct fwq_flush_ops fwq_flush_each_ops = {
-	.desc = "cycle the pool lock of every pwq (before 6.13)",
-	.walk = fwq_flush_walk_each,
-};
-
-const struct fwq_flush_ops fwq_flush_coalesce_ops = {
-	.desc = "one pool-lock cycle per run of pwqs of one pool (6.13)",
-	.walk = fwq_flush_walk_coalesce,
-};
 
 /*
  * Prepare pwqs for a flush: arm @flush_color and/or advance to @work_color.

@@ -756,6 +756,14 @@ static inline void fwq_pool_unlock_irq_issue(struct fwq_pool *pool,
 
 bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 		   struct fwq_workqueue *wq, enum fwq_wake_site site);
+
+/* the head of the LIFO idle list: the most recently idle worker */
+static inline struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
+{
+	return list_first_entry_or_null(&pool->idle_list, struct fwq_worker,
+					entry);
+}
+
 extern atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];
 extern atomic64_t fwq_deferred_under_lock;
 

@@ -1,36 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: worker wakeups (the deferred-wakeup series, "workqueue: Shrink the
- * lock time", whose sources README.md lists).
+ * fwq: worker wakeups, the machinery every wake and kicked_list design
+ * uses (the deferred-wakeup series, "workqueue: Shrink the lock time",
+ * whose sources README.md lists).
  *
- * kick_pool() runs under pool->lock. The pool's kicked strategy
- * (attrs.kicked) picks the idle worker; the wake strategy (attrs.wake)
- * hands it to its wakeup mechanism; the kicked strategy then parks it
+ * kick_pool() runs under pool->lock. The pool's kicked_list design
+ * (attrs.kicked) picks the idle worker; the wake design (attrs.wake)
+ * hands it to its wakeup mechanism; the kicked_list design then parks it
  * where it waits until it runs. Both are fixed when the pool is created,
- * and neither tests which design the other axis has:
+ * and neither tests which design the other axis has. Each design is a
+ * file of its own: wake_locked.c, wake_wakeq.c, wake_claim.c,
+ * kicked_off.c and kicked_on.c.
  *
- *   wake=locked  wake_up_process() right away, under pool->lock (pre-series).
- *   wake=wakeq   v2: the task goes on a private wake queue with a task
- *                reference; the caller wakes it after dropping pool->lock and
- *                then drops the reference (wake_q_add()/wake_up_q() are not
- *                exported to modules, so fwq has its own small queue).
- *   wake=claim   as merged, a later revision than the v2 README.md cites:
- *                the worker is claimed under the lock (moved off idle_list,
- *                out of the idle cull's reach) and woken with
- *                wake_up_process() after the unlock, without a reference.
- *
- *   kicked_list=on   v2's kicked-list fix: the picked worker moves to
- *                    pool->kicked_list. Its pick looks there first, so
- *                    back-to-back kicks coalesce on one worker, and the cull
- *                    never sees it.
- *   kicked_list=off  the pick is the head of idle_list, and the picked
- *                    worker stays there (unless wake=claim took it off).
- *
- * Task lifetime: wakeq holds a reference. claim relies on the claim: a
- * claimed or kicked worker is out of the cull's reach and only pool
- * destruction kills it, which needs the pool's last pwq gone; the wakeup
- * happens inside an RCU read-side section, and a task's final put happens
- * at the earliest one grace period after it exits.
+ * Task lifetime: wake=wakeq holds a reference. wake=claim relies on the
+ * claim: a claimed or kicked worker is out of the cull's reach and only
+ * pool destruction kills it, which needs the pool's last pwq gone; the
+ * wakeup happens inside an RCU read-side section, and a task's final put
+ * happens at the earliest one grace period after it exits.
  *
  * Every wakeup fwq issues goes through fwq_wake_task(), or is counted by
  * fwq_wake_count() (completions, the pwq release bounce, the manager's
@@ -166,106 +152,6 @@ void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 	preempt_enable();
 	wb->nr = 0;
 }
-
-/* wake=locked: pre-series behaviour, wake under pool->lock */
-static void fwq_wake_locked_kick(struct fwq_pool *pool,
-				 struct fwq_worker *worker,
-				 struct fwq_wake_batch *wb,
-				 struct fwq_workqueue *wq,
-				 enum fwq_wake_site site)
-{
-	fwq_wake_task(worker->task, wq, site);
-}
-
-/* wake=wakeq: v2, private wake queue holding a task reference */
-static void fwq_wake_wakeq_kick(struct fwq_pool *pool,
-				struct fwq_worker *worker,
-				struct fwq_wake_batch *wb,
-				struct fwq_workqueue *wq,
-				enum fwq_wake_site site)
-{
-	fwq_wake_batch_add(wb, worker->task, wq, site, true);
-}
-
-/* wake=claim: claim under the lock, wake_up_process() after the unlock */
-static void fwq_wake_claim_kick(struct fwq_pool *pool,
-				struct fwq_worker *worker,
-				struct fwq_wake_batch *wb,
-				struct fwq_workqueue *wq,
-				enum fwq_wake_site site)
-{
-	/*
-	 * The claim: take the worker off the list it is on, so that no
-	 * other kick picks it. It keeps WORKER_IDLE and its nr_idle count
-	 * until worker_leave_idle(), whose list_del_init() is then a no-op.
-	 * kicked_list=on then parks it on kicked_list all the same.
-	 */
-	list_del_init(&worker->entry);
-	fwq_wake_batch_add(wb, worker->task, wq, site, false);
-}
-
-const struct fwq_wake_ops fwq_wake_locked_ops = {
-	.desc = "wake_up_process() under pool->lock, as before the deferred-wakeup series",
-	.kick = fwq_wake_locked_kick,
-};
-
-const struct fwq_wake_ops fwq_wake_wakeq_ops = {
-	.desc = "the worker on a private wake queue, woken after pool->lock is dropped (v2)",
-	.kick = fwq_wake_wakeq_kick,
-};
-
-const struct fwq_wake_ops fwq_wake_claim_ops = {
-	.desc = "the worker claimed under pool->lock, woken after the unlock (as merged)",
-	.kick = fwq_wake_claim_kick,
-};
-
-/* the head of the LIFO idle list: the most recently idle worker */
-static struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
-{
-	return list_first_entry_or_null(&pool->idle_list, struct fwq_worker,
-					entry);
-}
-
-/* kicked_list=off: the picked worker stays on idle_list */
-static void fwq_kicked_off_park(struct fwq_pool *pool,
-				struct fwq_worker *worker)
-{
-}
-
-/*
- * kicked_list=on: the kicked worker first, so that kicks coalesce
- * (|kicked_list| <= 1), then the head of the idle list
- */
-static struct fwq_worker *fwq_kicked_on_pick(struct fwq_pool *pool)
-{
-	if (!list_empty(&pool->kicked_list))
-		return list_first_entry(&pool->kicked_list, struct fwq_worker,
-					entry);
-	return fwq_first_idle_worker(pool);
-}
-
-/* kicked_list=on: park the picked worker on pool->kicked_list */
-static void fwq_kicked_on_park(struct fwq_pool *pool,
-			       struct fwq_worker *worker)
-{
-	/* picked again: the kicked worker, the one entry of kicked_list */
-	if (worker->kicked)
-		pool->nr_kick_coalesced++;
-	trace_fwq_kicked_move(pool, worker, worker->kicked);
-	list_move(&worker->entry, &pool->kicked_list);
-}
-
-const struct fwq_kicked_ops fwq_kicked_off_ops = {
-	.desc = "a kicked worker stays on the idle list, within reach of the idle cull",
-	.pick = fwq_first_idle_worker,
-	.park = fwq_kicked_off_park,
-};
-
-const struct fwq_kicked_ops fwq_kicked_on_ops = {
-	.desc = "a kicked worker waits on pool->kicked_list, out of the idle cull's reach",
-	.pick = fwq_kicked_on_pick,
-	.park = fwq_kicked_on_park,
-};
 
 /**
  * fwq_kick_pool - wake an idle worker if the pool needs one

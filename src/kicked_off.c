@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwq: kicked_list=off, the design before the kicked-list fix: a kick
+ * picks the head of idle_list, and the picked worker stays there (unless
+ * wake=claim took it off), within reach of the idle cull until it runs
+ * (docs/hazards.md, H1).
+ */
+#include "internal.h"
+
+static void fwq_kicked_off_park(struct fwq_pool *pool,
+				struct fwq_worker *worker)
+{
+}
+
+const struct fwq_kicked_ops fwq_kicked_off_ops = {
+	.desc = "a kicked worker stays on the idle list, within reach of the idle cull",
+	.pick = fwq_first_idle_worker,
+	.park = fwq_kicked_off_park,
+};
