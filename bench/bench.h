@@ -184,7 +184,6 @@ bool bench_should_stop(void);
 void bench_stop_request(void);
 extern const char * const bench_scenario_names[BS_NR];
 extern const char * const bench_type_names[];
-extern const char * const bench_scope_names[FWQ_AFFN_NR_TYPES];
 
 /* target.c */
 int bench_wq_create(struct bench_run *run, struct bench_wq *bwq,

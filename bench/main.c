@@ -59,14 +59,6 @@ const char * const bench_type_names[] = {
 	[BW_ORDERED] = "ordered",
 };
 
-/* exact names, so that "cache" never matches "cache_shard" */
-const char * const bench_scope_names[FWQ_AFFN_NR_TYPES] = {
-	[FWQ_AFFN_DFL] = "default", [FWQ_AFFN_CPU] = "cpu",
-	[FWQ_AFFN_SMT] = "smt", [FWQ_AFFN_CACHE] = "cache",
-	[FWQ_AFFN_CACHE_SHARD] = "cache_shard", [FWQ_AFFN_NUMA] = "numa",
-	[FWQ_AFFN_SYSTEM] = "system",
-};
-
 static DEFINE_MUTEX(bench_mutex);	/* protects the specs; held by a run */
 static u64 bench_redo_spent_ns;		/* bench_mutex: redos' cost since load */
 static struct bench_spec bench_cur;	/* bench_mutex */
@@ -140,7 +132,7 @@ static const struct bench_knob bench_knobs[BK_NR] = {
 				ARRAY_SIZE(bench_target_names)),
 	[BK_TYPE] = KNOB_ENUM("type", type, bench_type_names,
 			      ARRAY_SIZE(bench_type_names)),
-	[BK_SCOPE] = KNOB_ENUM("scope", scope, bench_scope_names,
+	[BK_SCOPE] = KNOB_ENUM("scope", scope, fwq_affn_scope_names,
 			       FWQ_AFFN_NR_TYPES),
 	[BK_STRICT] = { .name = "strict" },
 	[BK_VARIANT] = { .name = "variant" },
@@ -266,7 +258,10 @@ static int spec_set(struct bench_spec *s, enum bench_key k, const char *v)
 		}
 		if (strlen(v) >= sizeof(s->variant) ||
 		    bench_variant_check(v, NULL, 0)) {
-			pr_warn("bad spec: variant=%s (want wake=locked|wakeq|claim,kicked_list=on|off,flush=each|coalesce|active)\n",
+			pr_warn("bad spec: variant=%s (want wake=W,kicked_list=K,flush=F; W:"
+				FWQ_WAKE_VARIANTS(__FWQ_VARIANT_NAME_STR) "; K:"
+				FWQ_KICKED_VARIANTS(__FWQ_VARIANT_NAME_STR) "; F:"
+				FWQ_FLUSH_VARIANTS(__FWQ_VARIANT_NAME_STR) ")\n",
 				v);
 			return -EINVAL;
 		}
@@ -542,7 +537,7 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 		bo_str(o, "variant", "kernel");
 		bo_str(o, "kwq_pwqs", "6.1: per-node pwqs for unbound, per-cpu otherwise");
 	} else {
-		bo_str(o, "scope", bench_scope_names[s->scope]);
+		bo_str(o, "scope", fwq_affn_scope_names[s->scope]);
 		spec_value(s, BK_VARIANT, v, sizeof(v));
 		if (!strcmp(v, "default"))
 			bench_variant_check("", v, sizeof(v));

@@ -1153,7 +1153,7 @@ void bench_scenario_report(struct bench_run *run, struct bench_out *o,
 
 	snprintf(text, tlen,
 		 "test_workqueue:   %-16s %llu %s/sec\tp50=%llu\tp90=%llu\tp95=%llu ns",
-		 s->target == BT_KWQ ? "kwq" : bench_scope_names[s->scope],
+		 s->target == BT_KWQ ? "kwq" : fwq_affn_scope_names[s->scope],
 		 rate_v,
 		 l1[0] == 'e' ? "items" : "flushes",
 		 q(&d1, 5000), q(&d1, 9000), q(&d1, 9500));

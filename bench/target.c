@@ -134,7 +134,7 @@ static int bench_fwq_create(struct bench_run *run, struct bench_wq *bwq,
 	fwq_free_workqueue_attrs(attrs);
 	if (ret) {
 		pr_warn("fwq_apply_workqueue_attrs(scope=%s) failed: %d\n",
-			bench_scope_names[s->scope], ret);
+			fwq_affn_scope_names[s->scope], ret);
 		goto err;
 	}
 	return 0;

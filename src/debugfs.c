@@ -13,7 +13,8 @@
  *   variants            the registry (include/fwq/variants.h): "default
  *                       VARIANT", one "axis AXIS NAME..." line per axis (the
  *                       names scripts enumerate), one "desc AXIS NAME TEXT"
- *                       line per variant, "prop flush NAME tracks_pwqs" for
+ *                       line per variant, "scopes NAME..." (the affinity
+ *                       scopes), "prop flush NAME tracks_pwqs" for
  *                       each flush strategy that tracks the pwqs queued to
  *                       (an .enqueue hook), "pair wake NAME KICKED" for each
  *                       wake design (the kicked design it was posted with),
@@ -134,7 +135,7 @@ static int fwq_variants_show(struct seq_file *m, void *v)
 {
 	struct fwq_variant dfl;
 	char buf[96];
-	int w, k, f;
+	int w, k, f, i;
 
 	fwq_default_variant(&dfl);
 	fwq_variant_str(&dfl, buf, sizeof(buf));
@@ -142,6 +143,10 @@ static int fwq_variants_show(struct seq_file *m, void *v)
 	fwq_variants_axis(m, "wake", fwq_wake_rows, FWQ_WAKE_NR);
 	fwq_variants_axis(m, "kicked_list", fwq_kicked_rows, FWQ_KICKED_NR);
 	fwq_variants_axis(m, "flush", fwq_flush_rows, FWQ_FLUSH_NR);
+	seq_puts(m, "scopes");
+	for (i = 0; i < FWQ_AFFN_NR_TYPES; i++)
+		seq_printf(m, " %s", fwq_affn_scope_names[i]);
+	seq_putc(m, '\n');
 	seq_puts(m, FWQ_WAKE_VARIANTS(FWQ_WAKE_PAIR_LINE));
 	for (f = 0; f < FWQ_FLUSH_NR; f++)
 		if (fwq_flush_strategies[f]->enqueue)

@@ -28,25 +28,20 @@
 
 #include "internal.h"
 
-TRACE_DEFINE_ENUM(FWQ_SITE_QUEUE);
-TRACE_DEFINE_ENUM(FWQ_SITE_CHAIN);
-TRACE_DEFINE_ENUM(FWQ_SITE_CM);
-TRACE_DEFINE_ENUM(FWQ_SITE_FLUSH);
-TRACE_DEFINE_ENUM(FWQ_SITE_RELEASE);
-TRACE_DEFINE_ENUM(FWQ_SITE_OTHER);
+FWQ_WAKE_SITES(__FWQ_WAKE_SITE_TRACE_ENUM)
+TRACE_DEFINE_ENUM(FWQ_SITE_NR);
 TRACE_DEFINE_ENUM(FWQ_CULL_IDLE);
 TRACE_DEFINE_ENUM(FWQ_CULL_FORCED);
 TRACE_DEFINE_ENUM(FWQ_CULL_DESTROY);
 
-/* the names of FWQ_WAKE_SITE_NAMES (include/fwq/stats.h), in enum order */
+/*
+ * The site names, from the registry's list (FWQ_WAKE_SITES,
+ * include/fwq/variants.h). Each pair ends in a comma, so the list closes
+ * with FWQ_SITE_NR, a value no event carries.
+ */
 #define fwq_show_site(site)						\
-	__print_symbolic(site,						\
-			 { FWQ_SITE_QUEUE, "queue" },			\
-			 { FWQ_SITE_CHAIN, "chain" },			\
-			 { FWQ_SITE_CM, "cm" },				\
-			 { FWQ_SITE_FLUSH, "flush" },			\
-			 { FWQ_SITE_RELEASE, "release" },		\
-			 { FWQ_SITE_OTHER, "other" })
+	__print_symbolic(site, FWQ_WAKE_SITES(__FWQ_WAKE_SITE_SYM)	\
+			 { FWQ_SITE_NR, "nr" })
 
 /* room for a variant's name in an event, as fwq_flush_name() gives it */
 #define FWQ_TRACE_VARIANT_LEN	16

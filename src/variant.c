@@ -43,15 +43,10 @@ FWQ_AXIS_TABLES(wake, WAKE);
 FWQ_AXIS_TABLES(kicked, KICKED);
 FWQ_AXIS_TABLES(flush, FLUSH);
 
-static const char * const fwq_scope_names[FWQ_AFFN_NR_TYPES] = {
-	[FWQ_AFFN_DFL]		= "default",
-	[FWQ_AFFN_CPU]		= "cpu",
-	[FWQ_AFFN_SMT]		= "smt",
-	[FWQ_AFFN_CACHE]	= "cache",
-	[FWQ_AFFN_CACHE_SHARD]	= "cache_shard",
-	[FWQ_AFFN_NUMA]		= "numa",
-	[FWQ_AFFN_SYSTEM]	= "system",
+const char * const fwq_affn_scope_names[FWQ_AFFN_NR_TYPES] = {
+	FWQ_AFFN_SCOPE_NAMES(__FWQ_AFFN_SCOPE_INIT)
 };
+EXPORT_SYMBOL_GPL(fwq_affn_scope_names);
 
 /* Defaults: the merged design for wake, and mainline as of 2026 for flush. */
 int fwq_param_wake = FWQ_WAKE_CLAIM;
@@ -124,13 +119,13 @@ EXPORT_SYMBOL_GPL(fwq_flush_name);
 const char *fwq_affn_scope_name(enum fwq_affn_scope scope)
 {
 	return (unsigned int)scope < FWQ_AFFN_NR_TYPES ?
-		fwq_scope_names[scope] : "invalid";
+		fwq_affn_scope_names[scope] : "invalid";
 }
 EXPORT_SYMBOL_GPL(fwq_affn_scope_name);
 
 int fwq_affn_scope_parse(const char *s)
 {
-	return fwq_match_name(fwq_scope_names, FWQ_AFFN_NR_TYPES, s,
+	return fwq_match_name(fwq_affn_scope_names, FWQ_AFFN_NR_TYPES, s,
 			      fwq_param_len(s));
 }
 EXPORT_SYMBOL_GPL(fwq_affn_scope_parse);
@@ -242,8 +237,15 @@ static int fwq_name_param_set(const char *val, const struct kernel_param *kp)
 	int idx = fwq_match_name(np->names, np->nr, val, fwq_param_len(val));
 
 	if (idx < np->first) {
-		pr_err("invalid %s '%.*s'\n", np->what,
-		       (int)min_t(size_t, fwq_param_len(val), 32), val);
+		char list[128];
+		int i, n = 0;
+
+		/* the accepted names, from the table the match used */
+		for (i = np->first; i < np->nr; i++)
+			n += scnprintf(list + n, sizeof(list) - n, " %s",
+				       np->names[i]);
+		pr_err("invalid %s '%.*s' (one of:%s)\n", np->what,
+		       (int)min_t(size_t, fwq_param_len(val), 32), val, list);
 		return -EINVAL;
 	}
 	WRITE_ONCE(*(int *)kp->arg, idx);
@@ -271,17 +273,13 @@ static int fwq_name_param_get(char *buf, const struct kernel_param *kp)
 	}
 
 FWQ_NAME_PARAM(fwq_wake_param, fwq_wake_names, FWQ_WAKE_NR, 0,
-	       "wake variant (one of:"
-	       FWQ_WAKE_VARIANTS(__FWQ_VARIANT_NAME_STR) ")");
+	       "wake variant");
 FWQ_NAME_PARAM(fwq_kicked_param, fwq_kicked_names, FWQ_KICKED_NR, 0,
-	       "kicked_list variant (one of:"
-	       FWQ_KICKED_VARIANTS(__FWQ_VARIANT_NAME_STR) ")");
+	       "kicked_list variant");
 FWQ_NAME_PARAM(fwq_flush_param, fwq_flush_names, FWQ_FLUSH_NR, 0,
-	       "flush variant (one of:"
-	       FWQ_FLUSH_VARIANTS(__FWQ_VARIANT_NAME_STR) ")");
-FWQ_NAME_PARAM(fwq_scope_param, fwq_scope_names, FWQ_AFFN_NR_TYPES,
-	       FWQ_AFFN_CPU,
-	       "affinity scope (cpu|smt|cache|cache_shard|numa|system)");
+	       "flush variant");
+FWQ_NAME_PARAM(fwq_scope_param, fwq_affn_scope_names, FWQ_AFFN_NR_TYPES,
+	       FWQ_AFFN_CPU, "affinity scope");
 
 module_param_cb(wake, &fwq_wake_param.ops, &fwq_param_wake, 0644);
 MODULE_PARM_DESC(wake, "default wake variant, one of:"

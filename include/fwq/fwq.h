@@ -290,7 +290,7 @@ enum fwq_affn_scope {
 
 /**
  * fwq_affn_scope_parse - parse an affinity scope name
- * @s: "default", "cpu", "smt", "cache", "cache_shard", "numa" or "system"
+ * @s: a name of FWQ_AFFN_SCOPE_NAMES (include/fwq/variants.h)
  *
  * Return: the scope, or -EINVAL.
  */
@@ -301,6 +301,9 @@ int fwq_affn_scope_parse(const char *s);
  * @scope: the scope
  */
 const char *fwq_affn_scope_name(enum fwq_affn_scope scope);
+
+/* every scope's name, indexed by enum fwq_affn_scope (FWQ_AFFN_SCOPE_NAMES) */
+extern const char * const fwq_affn_scope_names[FWQ_AFFN_NR_TYPES];
 
 /**
  * struct fwq_workqueue_attrs - attributes of an unbound workqueue

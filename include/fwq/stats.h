@@ -9,6 +9,8 @@
 
 #include <linux/types.h>
 
+#include <fwq/variants.h>
+
 struct fwq_workqueue;
 
 /**
@@ -38,11 +40,9 @@ enum fwq_wake_site {
 };
 
 /*
- * The sites' names, in enum order: the "wake_<name>_locked" keys of
- * debugfs stats and the "wakeups_<name>_*" keys of fwq_bench.
+ * The sites' names, in enum order, are the registry's FWQ_WAKE_SITES list
+ * (<fwq/variants.h>), as FWQ_WAKE_SITE_NAMES gives them.
  */
-#define FWQ_WAKE_SITE_NAMES \
-	{ "queue", "chain", "cm", "flush", "release", "other" }
 
 /**
  * struct fwq_wq_stats - cumulative counters of one workqueue

@@ -21,8 +21,10 @@
  *           with it, and debugfs "variants" prints the pair
  * Everything else is generated from these lists: the enums below, the name
  * tables, parsers and printers, the module parameter help, the strategy
- * tables, and the variant list in debugfs ("variants"), from which the
- * scripts enumerate. docs/adding-a-variant.md walks through adding one:
+ * tables, and the variant list in debugfs ("variants"). The scripts
+ * enumerate from debugfs in a guest, and on the host from these lists as
+ * the C preprocessor expands them (scripts/lib.sh, fwq_registry).
+ * docs/adding-a-variant.md walks through adding one:
  * a file with its ops, plus one line here.
  *
  * The order is the enum order. The first line of an axis is its value 0;
@@ -46,6 +48,50 @@
 	X(COALESCE,	coalesce,	fwq_flush_coalesce_ops)		\
 	X(ACTIVE,	active,		fwq_flush_active_ops)		\
 	X(LOCKLESS,	lockless,	fwq_flush_lockless_ops)
+
+/*
+ * The affinity scopes of unbound workqueues, X(ID, name) in the order of
+ * enum fwq_affn_scope (include/fwq/fwq.h, FWQ_AFFN_<ID>): the names that
+ * the default_affinity_scope parameter, fwq_affn_scope_parse(), debugfs
+ * and the bench's scope= key use (fwq_affn_scope_names[]).
+ */
+#define FWQ_AFFN_SCOPE_NAMES(X)						\
+	X(DFL,		default)					\
+	X(CPU,		cpu)						\
+	X(SMT,		smt)						\
+	X(CACHE,	cache)						\
+	X(CACHE_SHARD,	cache_shard)					\
+	X(NUMA,		numa)						\
+	X(SYSTEM,	system)
+
+/* [FWQ_AFFN_<ID>] = "name", for fwq_affn_scope_names[] */
+#define __FWQ_AFFN_SCOPE_INIT(id, name)				\
+	[FWQ_AFFN_##id] = #name,
+
+/*
+ * The wakeup sites (enum fwq_wake_site, include/fwq/stats.h,
+ * FWQ_SITE_<ID>), X(ID, name) in enum order: their names are the
+ * "wake_<name>_locked" keys of debugfs stats, the "wakeups_<name>_*" keys
+ * of fwq_bench and the fwq_wakeup event's site= values.
+ */
+#define FWQ_WAKE_SITES(X)						\
+	X(QUEUE,	queue)						\
+	X(CHAIN,	chain)						\
+	X(CM,		cm)						\
+	X(FLUSH,	flush)						\
+	X(RELEASE,	release)					\
+	X(OTHER,	other)
+
+/* the sites' names as an initializer, in enum order */
+#define __FWQ_WAKE_SITE_STR(id, name)	#name,
+#define FWQ_WAKE_SITE_NAMES	{ FWQ_WAKE_SITES(__FWQ_WAKE_SITE_STR) }
+/*
+ * For the fwq_wakeup tracepoint (src/fwq_trace.h): each site's
+ * TRACE_DEFINE_ENUM(), a file-scope declaration and so ended by its ';',
+ * and its { value, "name" } pair for __print_symbolic()
+ */
+#define __FWQ_WAKE_SITE_TRACE_ENUM(id, name)	TRACE_DEFINE_ENUM(FWQ_SITE_##id);
+#define __FWQ_WAKE_SITE_SYM(id, name)	{ FWQ_SITE_##id, #name },
 
 /* generators for the enums of include/fwq/variant.h */
 #define __FWQ_WAKE_ENUM(id, name, ops, ...)	FWQ_WAKE_##id,
