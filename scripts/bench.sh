@@ -33,7 +33,7 @@
 # loads src/fwq.ko and bench/fwq_bench.ko from the tree when they are built
 # for the running kernel, else modprobes the installed (DKMS) modules. Each
 # way this can fail has one line saying what to do and its own exit code
-# (README.md, "Real hardware: the fwq-dkms package and fwq-bench"). Results
+# (docs/hardware.md, "Exit codes and Secure Boot"). Results
 # go to results/ in a source tree, else to the current directory.
 # --quick: 1 repetition and small sizes (a few minutes); --scale N multiplies
 # the item counts (default 1 under QEMU, 20 with --local); --boots picks
@@ -79,8 +79,8 @@ while [ $# -gt 0 ]; do
 	*) fwq_log "unknown argument $1"; usage ;;
 	esac
 done
-# The local run's failures, one exit code each (README.md, section
-# "Real hardware: the fwq-dkms package and fwq-bench"): 3 not root, 4
+# The local run's failures, one exit code each (docs/hardware.md,
+# "Exit codes and Secure Boot"): 3 not root, 4
 # debugfs not mounted, 5 fwq not built for the running kernel, 6 Secure
 # Boot refused the module, 7 another load failure, 8 kernel lockdown.
 # FWQ_DEBUGFS (default /sys/kernel/debug, mounted if it is not) and
@@ -137,18 +137,12 @@ out=$(cd "$out" && pwd)
 top=$out
 
 # axis_names AXIS: the variant names of AXIS (wake, kicked_list, flush) in
-# registry order: include/fwq/variants.h in a source tree, else (the
-# package's runner, after run_local loaded fwq.ko) debugfs "variants".
+# registry order: include/fwq/variants.h in a source tree (fwq_registry),
+# else (the package's runner, after run_local loaded fwq.ko) debugfs
+# "variants".
 axis_names() {
-	local h=$FWQ_TOP/include/fwq/variants.h list
-
-	case $1 in
-	wake) list=FWQ_WAKE_VARIANTS ;;
-	kicked_list) list=FWQ_KICKED_VARIANTS ;;
-	flush) list=FWQ_FLUSH_VARIANTS ;;
-	esac
-	if [ -r "$h" ]; then
-		sed -n "/^#define $list(X)/,/^\$/s/^[[:space:]]*X([A-Z0-9_]*,[[:space:]]*\([a-z0-9_]*\),.*/\1/p" "$h"
+	if [ -r "$FWQ_TOP/include/fwq/variants.h" ]; then
+		fwq_registry "$1"
 	else
 		sed -n "s/^axis $1 //p" "$local_debugfs/fwq/variants" | tr ' ' '\n'
 	fi
@@ -158,10 +152,8 @@ axis_names() {
 # and the kicked_list design it was posted with (the wake lines' fourth
 # field in include/fwq/variants.h, else debugfs "pair wake" lines).
 wake_pairs() {
-	local h=$FWQ_TOP/include/fwq/variants.h
-
-	if [ -r "$h" ]; then
-		sed -n "/^#define FWQ_WAKE_VARIANTS(X)/,/^\$/s/^[[:space:]]*X([A-Z0-9_]*,[[:space:]]*\([a-z0-9_]*\),[^,]*,[[:space:]]*\([a-z0-9_]*\)).*/\1 \2/p" "$h"
+	if [ -r "$FWQ_TOP/include/fwq/variants.h" ]; then
+		fwq_registry pairs
 	else
 		sed -n "s/^pair wake //p" "$local_debugfs/fwq/variants"
 	fi
@@ -191,7 +183,16 @@ flush_variants() {
 			echo "${base%,flush=*},flush=$f"
 	done
 }
-SCOPES="cpu smt cache_shard cache numa system"
+# scope_names: the affinity scopes S1 sweeps, in the registry's order
+# (include/fwq/variants.h in a source tree, else debugfs "scopes"), but
+# "default", which names no scope of its own
+scope_names() {
+	if [ -r "$FWQ_TOP/include/fwq/variants.h" ]; then
+		fwq_registry scopes
+	else
+		sed -n "s/^scopes //p" "$local_debugfs/fwq/variants" | tr ' ' '\n'
+	fi | grep -vx default
+}
 
 # n BASE: BASE items scaled (and shrunk for --quick). The bases make a
 # timed run last about 0.1-1 s in the timing preset under TCG: shorter runs
@@ -208,10 +209,11 @@ n() {
 # boot's label names it (BOOT:KERNEL; fwq_bench takes no @).
 suite() {
 	local boot=$1 k=${2:-$FWQ_KERNEL_DEFAULT} v scope type
-	local cpus="threads=0" scopes=$SCOPES full=1 label=$1
+	local cpus="threads=0" scopes full=1 label=$1
 	local FLUSH_VARIANTS WAKE_VARIANTS
 
 	FLUSH_VARIANTS=$(flush_variants | tr '\n' ' ')
+	scopes=$(scope_names | tr '\n' ' ')
 	WAKE_VARIANTS=$(wake_variants | tr '\n' ' ')
 
 	if [ "$k" != "$FWQ_KERNEL_DEFAULT" ]; then

@@ -30,7 +30,6 @@ import sys
 from collections import OrderedDict, defaultdict
 
 BASE = "wake=locked,kicked_list=off,flush=each"
-SCOPES = ["cpu", "smt", "cache_shard", "cache", "numa", "system"]
 
 # what every flush scenario's rows end with: the work one flush does
 FLUSH_COST = [("pwqs_visited_per_flush", "pwqs/flush", None),
@@ -341,6 +340,16 @@ class Data:
             if r["target"] == "kwq":
                 self.kwq.setdefault(cfg_key(r), []).append(r)
 
+    def scopes(self):
+        """The S1 scopes that were run, in the order bench.sh ran them (the
+        registry's, include/fwq/variants.h), so no list of names is kept
+        here."""
+        seen = []
+        for (cfg, sc), vs in self.groups.items():
+            if cfg[2] == "s1" and sc not in seen and any(v != "kwq" for v in vs):
+                seen.append(sc)
+        return seen
+
     def med(self, runs, metric):
         s = stat([met(r, metric) for r in runs])
         return s
@@ -557,7 +566,7 @@ def claims(data):
         out.append("")
 
     items = []
-    for sc in SCOPES:
+    for sc in data.scopes():
         if pick(data, "s1", "items_per_sec", "base", scope=sc) is None:
             continue
         noise = sc in ("cpu", "smt")
@@ -888,7 +897,7 @@ def plots(data, outdir):
     if variants:
         with open(os.path.join(plotdir, "enqueue.dat"), "w") as f:
             f.write("# scope " + " ".join(f'"{v}"' for v in variants) + " (items/s then p95 ns)\n")
-            for i, sc in enumerate(SCOPES):
+            for i, sc in enumerate(data.scopes()):
                 t = [pick(data, "s1", "items_per_sec", v, scope=sc) for v in variants]
                 p = [pick(data, "s1", "enq_p95_ns", v, scope=sc) for v in variants]
                 f.write(f"{i} {sc} " + " ".join("NaN" if x is None else str(x) for x in t + p) + "\n")

@@ -24,6 +24,32 @@ fwq_die() {
 
 # fwq_krel_of KDIR: the release string of a headers tree, from utsrelease.h
 # (Debian's "make kernelrelease" prints the upstream version, not the ABI).
+# fwq_registry wake|kicked_list|flush|pairs|scopes: the design names of an
+# axis, in registry order, one per line; "pairs": "NAME KICKED" per wake
+# design (the kicked_list design it was posted with); "scopes": the
+# affinity scope names, in enum order ("default" first). The C
+# preprocessor expands the registry's X-macro lists
+# (include/fwq/variants.h), so a script reads them as fwq.ko's C does,
+# with nothing of their layout copied.
+fwq_registry() {
+	local list x='#define FWQ_REG_X(id, name, ...) name @'
+
+	case $1 in
+	wake) list=FWQ_WAKE_VARIANTS ;;
+	kicked_list) list=FWQ_KICKED_VARIANTS ;;
+	flush) list=FWQ_FLUSH_VARIANTS ;;
+	pairs)
+		list=FWQ_WAKE_VARIANTS
+		x='#define FWQ_REG_X(id, name, ops, kicked) name kicked @'
+		;;
+	scopes) list=FWQ_AFFN_SCOPE_NAMES ;;
+	*) return 2 ;;
+	esac
+	printf '#include "fwq/variants.h"\n%s\n%s(FWQ_REG_X)\n' "$x" "$list" |
+		"${CC:-gcc}" -E -P -I "$FWQ_TOP/include" -x c - |
+		tr '@' '\n' | awk 'NF { $1 = $1; print }'
+}
+
 fwq_krel_of() {
 	local h=$1/include/generated/utsrelease.h
 

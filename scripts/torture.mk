@@ -22,8 +22,8 @@
 DURATION ?= 60
 ONOFF ?= 300
 # the torture plan runs once per flush variant of the registry
-FWQ_NR_FLUSH := $(shell sed -n '/^\#define FWQ_FLUSH_VARIANTS(X)/,/^$$/p' \
-	$(FWQ_TOP)/include/fwq/variants.h | grep -c '^[[:space:]]*X.[A-Z]')
+FWQ_NR_FLUSH := $(shell bash -c '. $(FWQ_TOP)/scripts/lib.sh && \
+	fwq_registry flush' | wc -l)
 DEBUG_DURATION ?= 30
 CYCLES ?= 100
 LANE ?= lockdep
