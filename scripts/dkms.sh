@@ -25,8 +25,8 @@ version=$(cat VERSION)
 # What the DKMS package ships: the build files and the sources of fwq.ko
 # and fwq_bench.ko; no tests, no harness.
 package_files() {
-	printf '%s\n' dkms.conf VERSION Kbuild Makefile scripts/Kbuild.include \
-		scripts/kdir.sh scripts/lib.sh src/compat/probe.sh
+	printf '%s\n' dkms.conf VERSION Kbuild Kbuild.include \
+		src/compat/probe.sh
 	find include src bench -type f \( -name '*.[ch]' -o -name Kbuild \) \
 		! -path 'src/test/*' ! -name '*.mod.c' | sort
 }

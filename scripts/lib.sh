@@ -343,7 +343,7 @@ fwq_copy_sources() {
 
 	shift
 	(cd "$FWQ_TOP" && git ls-files -co --exclude-standard -- Kbuild \
-		VERSION include src bench scripts/Kbuild.include "$@" |
+		VERSION include src bench Kbuild.include "$@" |
 		while IFS= read -r f; do
 			[ -f "$f" ] && printf '%s\n' "$f"
 		done | cpio -pdm --quiet "$dir")

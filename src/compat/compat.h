@@ -2,7 +2,7 @@
 /*
  * fwq compat layer: the one place where kernel-version differences live.
  *
- * scripts/Kbuild.include force-includes this header into every fwq object
+ * Kbuild.include force-includes this header into every fwq object
  * and passes the probes of src/compat/probe.sh as -DFWQ_HAVE_<NAME>. fwq's
  * code is written against the newest interface; where a probe says the
  * target kernel lacks it, this header maps it onto the older one. The

@@ -6,7 +6,7 @@
 # SRCTREE's headers declare; src/compat/compat.h supplies what is missing.
 # Also places the kernel (VERSION.PATCHLEVEL, kbuild's own variables)
 # against the tested range: -DFWQ_KERNEL_TOO_OLD or -DFWQ_KERNEL_UNTESTED,
-# which compat.h turns into an #error. Called by scripts/Kbuild.include
+# which compat.h turns into an #error. Called by Kbuild.include
 # through $(shell), once per directory built.
 # FWQ_COMPAT_FALLBACK=y (make variable, exported to the environment by
 # kbuild) prints nothing, so that every fallback gets built and tested on
