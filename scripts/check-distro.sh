@@ -285,8 +285,9 @@ purge() {
 }
 
 step install_deb install_deb || finish
-# limits well above the measured boots (README), so that a hung guest
-# costs minutes, not a lane's worth of CI
+# limits well above the measured boots (docs/testing.md, "make
+# check-distro"), so that a hung guest costs minutes, not a lane's worth
+# of CI
 step boot_6.1 boot 6.1 full 480
 guest_tests 6.1
 step install_6.12 install_612 || finish

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fwq-bench-test.sh [SCRIPTS]: fwq-bench's clear errors, one test each,
-# with the exit code and the hint README.md's exit-code table gives
-# (section "Real hardware: the fwq-dkms package and fwq-bench").
+# with the exit code and the hint docs/hardware.md's exit-code table
+# gives (section "Exit codes and Secure Boot").
 # SCRIPTS is the directory holding fwq-bench.sh (default this tree's
 # scripts/; scripts/deb.sh check passes the packaged /usr/share/fwq/scripts).
 #

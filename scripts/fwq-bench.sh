@@ -5,7 +5,7 @@
 # the fwq_bench suite on this machine's running kernel (root, debugfs, no
 # QEMU). It is "make bench-local" in a source tree and /usr/bin/fwq-bench in the
 # fwq-dkms package: both run bench.sh --local next to this file, so the
-# two are one code path. Exit codes: README.md, section
-# "Real hardware: the fwq-dkms package and fwq-bench".
+# two are one code path. Exit codes: docs/hardware.md, "Exit codes and
+# Secure Boot" (/usr/share/doc/fwq-dkms/hardware.md in the package).
 set -eu
 exec "$(dirname "$(readlink -f "$0")")/bench.sh" --local "$@"
