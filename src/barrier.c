@@ -10,6 +10,7 @@
 #include <linux/module.h>
 
 #include "internal.h"
+#include "ops.h"
 
 struct fwq_barrier {
 	struct fwq_work work;

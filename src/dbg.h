@@ -52,6 +52,7 @@ static inline void fwq_dbg_kick_delay(void)
 	}
 }
 
+/* cull.c */
 void fwq_dbg_force_cull_queue(struct fwq_pool *pool);
 
 /* H1: after a kick, under pool->lock, run a full cull inside the delay */

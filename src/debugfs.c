@@ -42,6 +42,7 @@
 #include <linux/uio.h>
 
 #include "internal.h"
+#include "ops.h"
 
 /*
  * The files use read_iter/write_iter (not read/write) and are created
@@ -81,7 +82,7 @@ FWQ_DEBUGFS_RO(name)
 
 static int fwq_version_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "%s\n", fwq_version());
+	seq_printf(m, "%s\n", FWQ_VERSION);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include "dbg.h"
 #include "internal.h"
+#include "ops.h"
 #include "fwq_trace.h"
 
 /**

@@ -6,7 +6,7 @@
  * an unbound workqueue's per-CPU pwqs, which map to a few pools, cost
  * about one lock cycle per pool.
  */
-#include "internal.h"
+#include "ops.h"
 
 static bool fwq_flush_walk_coalesce(struct fwq_workqueue *wq,
 				    int flush_color, int work_color)

@@ -3,7 +3,7 @@
  * fwq: flush=each, the flush walk before 6.13: lock and unlock the pool
  * of every pwq of the workqueue, one lock cycle per pwq.
  */
-#include "internal.h"
+#include "ops.h"
 
 static bool fwq_flush_walk_each(struct fwq_workqueue *wq, int flush_color,
 				int work_color)

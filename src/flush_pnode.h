@@ -11,7 +11,7 @@
 
 #include <linux/cache.h>
 
-#include "internal.h"
+#include "ops.h"
 
 /**
  * struct fwq_flush_pnode - per-node list of pwqs active since the last

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fwq internal structures.
+ * fwq engine: the core objects (pool, pwq, workqueue, worker), the lock
+ * legend their fields are annotated with, and the engine's functions, each
+ * under the file that defines it. The design contracts are in src/ops.h,
+ * the debug hooks in src/dbg.h, the counters and dumps in src/obs.h, the
+ * tracepoints in src/fwq_trace.h.
  *
  * Lock annotation legend (as in kernel/workqueue.c):
  *
@@ -88,13 +92,16 @@
 
 #include <fwq/fwq.h>
 
+#include "obs.h"
 #include "topology.h"
 
 struct seq_file;
-struct dentry;
 struct fwq_pool;
 struct fwq_pwq;
 struct fwq_worker;
+struct fwq_wake_ops;		/* src/ops.h */
+struct fwq_kicked_ops;		/* src/ops.h */
+struct fwq_flush_ops;		/* src/ops.h */
 
 /* Internal workqueue flags, beyond the public FWQ_* ones. */
 enum {
@@ -190,38 +197,6 @@ struct fwq_wake_batch {
 };
 
 #define FWQ_WAKE_BATCH_INIT	{ .nr = 0 }
-
-/**
- * struct fwq_wake_ops - a wake strategy, chosen per pool by attrs.wake; its
- *	name and enum value come from the registry (include/fwq/variants.h)
- * @desc: one line for debugfs "variants"
- * @kick: under pool->lock, hand the picked @worker to the wakeup mechanism.
- *	It runs before the kicked_list design's @park, and may take @worker
- *	off whatever list it is on (wake=claim does); it must not put it on
- *	one.
- */
-struct fwq_wake_ops {
-	const char *desc;
-	void (*kick)(struct fwq_pool *pool, struct fwq_worker *worker,
-		     struct fwq_wake_batch *wb, struct fwq_workqueue *wq,
-		     enum fwq_wake_site site);
-};
-
-/**
- * struct fwq_kicked_ops - where a kicked worker waits until it runs, per
- *	pool; its name and enum value come from the registry
- *	(include/fwq/variants.h)
- * @desc: one line for debugfs "variants"
- * @pick: under pool->lock, the idle worker a kick wakes, or NULL
- * @park: under pool->lock, after the wake design's @kick, park the picked
- *	@worker; @worker->kicked still says whether it had been kicked
- *	before (a coalesced kick)
- */
-struct fwq_kicked_ops {
-	const char *desc;
-	struct fwq_worker *(*pick)(struct fwq_pool *pool);
-	void (*park)(struct fwq_pool *pool, struct fwq_worker *worker);
-};
 
 /*
  * struct fwq_pool - a worker pool
@@ -353,48 +328,6 @@ struct fwq_flusher {
 	u64			lock_cycles;
 };
 
-/**
- * struct fwq_flush_ops - a flush strategy: how flush_workqueue() finds and
- *	visits the pwqs, and every hook the engine calls for it. Only @desc
- *	and @walk are required. Nothing outside the strategy's own file tests
- *	which strategy a workqueue has; the engine calls these hooks. Its name
- *	and enum value come from the registry (include/fwq/variants.h).
- * @desc: one line for debugfs "variants"
- * @init: allocate the strategy's per-workqueue state in wq->flush_priv;
- *	process context, before the workqueue has a pwq. Return 0, or -errno
- *	with whatever it allocated freed again.
- * @exit: free wq->flush_priv; called only after a successful @init
- * @enqueue: an item is being queued to @pwq, whose flush_node is empty
- *	(untracked); under pool->lock, before the item's colour is read. With
- *	this hook the strategy tracks pwqs on flush_node (see FN) and a
- *	barrier's pwq must be tracked already.
- * @release: @pwq is being released; under wq->mutex, so no flusher holds
- *	it on a private list
- * @show: debugfs detail for the workqueue dump; under wq->mutex
- * @walk: visit pwqs under their pool locks, calling fwq_flush_visit(), and
- *	add every lock acquisition (pool and strategy locks) to
- *	wq->flush_lock_cycles; returns true if any pwq must be waited for
- */
-struct fwq_flush_ops {
-	const char *desc;
-	int (*init)(struct fwq_workqueue *wq);
-	void (*exit)(struct fwq_workqueue *wq);
-	void (*enqueue)(struct fwq_pwq *pwq);
-	void (*release)(struct fwq_pwq *pwq);
-	void (*show)(struct seq_file *m, struct fwq_workqueue *wq);
-	bool (*walk)(struct fwq_workqueue *wq, int flush_color,
-		     int work_color);
-};
-
-/* per-CPU workqueue counters */
-struct fwq_wq_pcpu_stats {
-	u64 queued;
-	u64 started;
-	u64 completed;
-	u64 wakeups[FWQ_SITE_NR][2];
-	u64 rejected;
-};
-
 /*
  * struct fwq_workqueue - the workqueue
  */
@@ -511,39 +444,13 @@ extern struct list_head fwq_workqueues;		/* PR */
 extern struct idr fwq_pool_idr;			/* PR */
 extern struct kthread_worker *fwq_release_worker;
 extern struct kmem_cache *fwq_pwq_cache;
-extern struct dentry *fwq_debugfs_root;
 extern cpumask_var_t fwq_online_cpumask;	/* PL */
-extern struct rcuwait fwq_manager_wait;
 
-/* module parameters (params.c; the debug knobs: dbg.h) */
+/* params.c: the module parameters (the debug knobs are in dbg.h) */
 extern unsigned int fwq_idle_timeout_ms;
 extern unsigned int fwq_cpu_intensive_thresh_us;
 extern bool fwq_cm_enabled;
 extern unsigned int fwq_watchdog_thresh_ms;	/* WRITE_ONCE()/READ_ONCE() */
-
-/* global counters (debugfs debug_counters: fwq_debug_counters[], main.c) */
-extern atomic64_t fwq_misuse_count;
-extern atomic64_t fwq_consistency_errors;
-extern atomic64_t fwq_kicked_reaped;
-extern atomic64_t fwq_cull_rekicks;
-extern atomic64_t fwq_watchdog_reports;
-/* a rescuer put a pwq back on the mayday list after a batch */
-extern atomic64_t fwq_rescuer_requeues;
-
-/* live object counts, debugfs "objects" (leak checks) */
-enum fwq_obj {
-	FWQ_OBJ_WQ,
-	FWQ_OBJ_POOL,
-	FWQ_OBJ_UNBOUND_POOL,
-	FWQ_OBJ_PWQ,
-	FWQ_OBJ_WORKER,
-	FWQ_OBJ_RESCUER,
-	FWQ_OBJ_NR,
-};
-
-extern atomic_t fwq_objects[FWQ_OBJ_NR];
-
-/* the debug knobs for the reproducers and their counters: dbg.h */
 extern bool fwq_cull_rekick;
 
 /*
@@ -564,40 +471,12 @@ extern const unsigned int fwq_nr_uint_params;
 int fwq_uint_param_store(const struct fwq_uint_param *p, const char *val,
 			 const char *where);
 
-/* a global debug counter by name (main.c): debugfs and fwq_debug_counter() */
-struct fwq_debug_counter_ent {
-	const char *name;
-	atomic64_t *v;
-};
-
-extern const struct fwq_debug_counter_ent fwq_debug_counters[];
-extern const unsigned int fwq_nr_debug_counters;
-
+/*
+ * wake.c: the pool lock wrappers keep the per-CPU "pool lock held" depth,
+ * which tells the wakeup accounting whether a wakeup is under a pool lock
+ */
 DECLARE_PER_CPU(int, fwq_pool_lock_depth);
 
-/*
- * The strategies of every registered variant, indexed by their enum
- * (src/variant.c builds the tables from include/fwq/variants.h), and each
- * strategy's ops, which its own file defines.
- */
-extern const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR];
-extern const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR];
-extern const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR];
-
-/*
- * One declaration per axis whose declarators are the ops of the registry,
- * between two markers that are declared only (the list needs something on
- * each side of its commas).
- */
-#define __FWQ_OPS_DECLARATOR(id, name, ops, ...)	ops,
-extern const struct fwq_wake_ops fwq_wake_ops_first_,
-	FWQ_WAKE_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_wake_ops_last_;
-extern const struct fwq_kicked_ops fwq_kicked_ops_first_,
-	FWQ_KICKED_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_kicked_ops_last_;
-extern const struct fwq_flush_ops fwq_flush_ops_first_,
-	FWQ_FLUSH_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_flush_ops_last_;
-
-/* pool lock wrappers: they keep the per-CPU "pool lock held" depth */
 static inline void fwq_pool_lock(struct fwq_pool *pool)
 {
 	raw_spin_lock(&pool->lock);
@@ -641,7 +520,7 @@ static inline void fwq_pool_unlock_irq(struct fwq_pool *pool)
 		__c;							\
 	})
 
-/* work data helpers (queue.c) */
+/* queue.c: a work item's data word (its readers are inline here) */
 static inline unsigned long fwq_work_data(struct fwq_work *work)
 {
 	return atomic_long_read(&work->data);
@@ -727,100 +606,49 @@ static inline struct fwq_wq_pcpu_stats *fwq_wq_stats(struct fwq_workqueue *wq)
 	return this_cpu_ptr(wq->pcpu_stats);
 }
 
-/* wake.c */
-void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
-		   enum fwq_wake_site site);
-void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
-		    enum fwq_wake_site site);
-void fwq_wake_complete(struct completion *done, struct task_struct *task,
-		       struct fwq_workqueue *wq);
-void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
-			struct fwq_workqueue *wq, enum fwq_wake_site site,
-			bool ref);
-void fwq_wake_batch_issue(struct fwq_wake_batch *wb);
+/* does concurrency management count this pool's running workers? */
+static inline bool fwq_pool_cm_counts(struct fwq_pool *pool)
+{
+	return pool->cpu >= 0 && fwq_cm_enabled &&
+	       !(pool->flags & POOL_DISASSOCIATED);
+}
 
-/*
- * Drop pool->lock taken with IRQs off and issue the wakeups collected under
- * it, with no preemption point in between: the waker is not preempted
- * while the woken task waits for it (6.1 has no raw_spin_unlock_irq_wake).
+/* nr_running of a pool as concurrency management sees it */
+static inline int fwq_pool_nr_running(struct fwq_pool *pool)
+{
+	if (!fwq_pool_cm_counts(pool))
+		return 0;
+	return atomic_read(&pool->nr_running);
+}
+
+/**
+ * fwq_need_more_worker - does work wait on the pool with no worker running?
+ * @pool: the pool, locked
+ *
+ * Called after the caller made the worklist non-empty, or to check it. A
+ * worker that blocks runs fwq_cm_sched_out() without pool->lock (under the
+ * rq lock, where pool->lock would invert): it decrements nr_running, fully
+ * ordered, and then reads the worklist. This side writes the worklist and
+ * then reads nr_running. That is store buffering: without the smp_mb()
+ * below, the read of nr_running can pass the worklist store still in the
+ * store buffer, both sides see the old value of the other's variable, and
+ * neither kicks a worker. The item then waits for the blocked one, for
+ * ever if that one waits for it. Mainline has no barrier here because its
+ * wq_worker_sleeping() takes pool->lock. The dbg_cm_sb knob (cm.c) shows
+ * both orders.
+ *
+ * Return: true if a worker should be woken for the worklist.
  */
-static inline void fwq_pool_unlock_irq_issue(struct fwq_pool *pool,
-					     struct fwq_wake_batch *wb)
-	__releases(&pool->lock)
+static inline bool fwq_need_more_worker(struct fwq_pool *pool)
 {
-	preempt_disable();
-	fwq_pool_unlock_irq(pool);
-	fwq_wake_batch_issue(wb);
-	preempt_enable();
+	if (list_empty(&pool->worklist))
+		return false;
+	if (!fwq_pool_cm_counts(pool))
+		return true;
+	smp_mb();	/* pairs with atomic_dec_and_test() in fwq_cm_sched_out() */
+	return atomic_read(&pool->nr_running) <= 0;
 }
 
-bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
-		   struct fwq_workqueue *wq, enum fwq_wake_site site);
-
-/* the head of the LIFO idle list: the most recently idle worker */
-static inline struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
-{
-	return list_first_entry_or_null(&pool->idle_list, struct fwq_worker,
-					entry);
-}
-
-extern atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];
-extern atomic64_t fwq_deferred_under_lock;
-
-/* worker.c */
-bool fwq_need_more_worker(struct fwq_pool *pool);
-bool fwq_may_start_working(struct fwq_pool *pool);
-bool fwq_keep_working(struct fwq_pool *pool);
-bool fwq_need_to_create_worker(struct fwq_pool *pool);
-bool fwq_too_many_workers(struct fwq_pool *pool);
-int fwq_pool_nr_running(struct fwq_pool *pool);
-void fwq_worker_set_flags(struct fwq_worker *worker, unsigned int flags);
-void fwq_worker_clr_flags(struct fwq_worker *worker, unsigned int flags);
-void fwq_worker_enter_idle(struct fwq_worker *worker);
-struct fwq_worker *fwq_find_worker_executing_work(struct fwq_pool *pool,
-						  struct fwq_work *work);
-void fwq_move_linked_works(struct fwq_work *work, struct list_head *head,
-			   struct fwq_work **nextp);
-bool fwq_assign_work(struct fwq_work *work, struct fwq_worker *worker,
-		     struct fwq_work **nextp);
-void fwq_process_scheduled_works(struct fwq_worker *worker);
-int fwq_worker_thread(void *data);
-struct fwq_worker *fwq_current_worker(void);
-
-/* manager.c */
-struct fwq_worker *fwq_alloc_worker(int node, enum fwq_obj obj);
-int fwq_create_worker(struct fwq_pool *pool);
-bool fwq_manage_workers(struct fwq_worker *worker);
-bool fwq_pool_claim_manager(struct fwq_pool *pool);
-
-/* cull.c */
-void fwq_set_worker_dying(struct fwq_worker *worker, struct list_head *list);
-void fwq_detach_dying_workers(struct list_head *cull_list);
-void fwq_reap_dying_workers(struct list_head *cull_list);
-void fwq_idle_timer_fn(struct timer_list *t);
-void fwq_idle_cull_fn(struct work_struct *work);
-
-/* rescuer.c */
-void fwq_mayday_cursor_func(struct fwq_work *work);
-void fwq_init_mayday_cursor(struct fwq_pwq *pwq);
-void fwq_pool_mayday_timeout(struct timer_list *t);
-int fwq_init_rescuer(struct fwq_workqueue *wq);
-int fwq_rescuer_thread(void *data);
-
-/* pool.c */
-void fwq_kthread_no_setaffinity(struct task_struct *task);
-typedef void (*fwq_pool_fn)(struct fwq_pool *pool);
-void fwq_worker_attach_to_pool(struct fwq_worker *worker,
-			       struct fwq_pool *pool);
-void fwq_worker_detach_from_pool(struct fwq_worker *worker);
-struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs);
-void fwq_put_unbound_pool(struct fwq_pool *pool);
-struct fwq_pool *fwq_cpu_pool(int cpu, const struct fwq_variant *v,
-			      bool highpri);
-int fwq_cpu_pools_prepare(const struct fwq_variant *v);
-void fwq_pools_exit(void);
-int fwq_pool_attrs_alloc(struct fwq_pool_attrs *attrs);
-void fwq_pool_attrs_free(struct fwq_pool_attrs *attrs);
 /*
  * Flush-dependency lockdep maps, as in mainline: the workqueue's map and
  * the item's are held while the item runs (worker.c), and a flush takes
@@ -857,10 +685,92 @@ static inline void fwq_lockdep_touch_wq(struct fwq_workqueue *wq) {}
 static inline void fwq_lockdep_touch_work(struct fwq_work *work) {}
 #endif
 
+/* wake.c */
+void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
+		   enum fwq_wake_site site);
+void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
+		    enum fwq_wake_site site);
+void fwq_wake_complete(struct completion *done, struct task_struct *task,
+		       struct fwq_workqueue *wq);
+void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
+			struct fwq_workqueue *wq, enum fwq_wake_site site,
+			bool ref);
+void fwq_wake_batch_issue(struct fwq_wake_batch *wb);
+
+/*
+ * Drop pool->lock taken with IRQs off and issue the wakeups collected under
+ * it, with no preemption point in between: the waker is not preempted
+ * while the woken task waits for it (6.1 has no raw_spin_unlock_irq_wake).
+ */
+static inline void fwq_pool_unlock_irq_issue(struct fwq_pool *pool,
+					     struct fwq_wake_batch *wb)
+	__releases(&pool->lock)
+{
+	preempt_disable();
+	fwq_pool_unlock_irq(pool);
+	fwq_wake_batch_issue(wb);
+	preempt_enable();
+}
+
+bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
+		   struct fwq_workqueue *wq, enum fwq_wake_site site);
+
+/* worker.c */
+bool fwq_may_start_working(struct fwq_pool *pool);
+bool fwq_keep_working(struct fwq_pool *pool);
+bool fwq_need_to_create_worker(struct fwq_pool *pool);
+bool fwq_too_many_workers(struct fwq_pool *pool);
+void fwq_worker_set_flags(struct fwq_worker *worker, unsigned int flags);
+void fwq_worker_clr_flags(struct fwq_worker *worker, unsigned int flags);
+void fwq_worker_enter_idle(struct fwq_worker *worker);
+struct fwq_worker *fwq_find_worker_executing_work(struct fwq_pool *pool,
+						  struct fwq_work *work);
+void fwq_move_linked_works(struct fwq_work *work, struct list_head *head,
+			   struct fwq_work **nextp);
+bool fwq_assign_work(struct fwq_work *work, struct fwq_worker *worker,
+		     struct fwq_work **nextp);
+void fwq_process_scheduled_works(struct fwq_worker *worker);
+int fwq_worker_thread(void *data);
+struct fwq_worker *fwq_current_worker(void);
+
+/* manager.c */
+extern struct rcuwait fwq_manager_wait;
+struct fwq_worker *fwq_alloc_worker(int node, enum fwq_obj obj);
+int fwq_create_worker(struct fwq_pool *pool);
+bool fwq_manage_workers(struct fwq_worker *worker);
+bool fwq_pool_claim_manager(struct fwq_pool *pool);
+
+/* cull.c */
+void fwq_set_worker_dying(struct fwq_worker *worker, struct list_head *list);
+void fwq_detach_dying_workers(struct list_head *cull_list);
+void fwq_reap_dying_workers(struct list_head *cull_list);
+void fwq_idle_timer_fn(struct timer_list *t);
+void fwq_idle_cull_fn(struct work_struct *work);
+
+/* rescuer.c */
+void fwq_mayday_cursor_func(struct fwq_work *work);
+void fwq_init_mayday_cursor(struct fwq_pwq *pwq);
+void fwq_pool_mayday_timeout(struct timer_list *t);
+int fwq_init_rescuer(struct fwq_workqueue *wq);
+int fwq_rescuer_thread(void *data);
+
+/* pool.c */
+void fwq_kthread_no_setaffinity(struct task_struct *task);
+typedef void (*fwq_pool_fn)(struct fwq_pool *pool);
+void fwq_worker_attach_to_pool(struct fwq_worker *worker,
+			       struct fwq_pool *pool);
+void fwq_worker_detach_from_pool(struct fwq_worker *worker);
+struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs);
+void fwq_put_unbound_pool(struct fwq_pool *pool);
+struct fwq_pool *fwq_cpu_pool(int cpu, const struct fwq_variant *v,
+			      bool highpri);
+int fwq_cpu_pools_prepare(const struct fwq_variant *v);
+void fwq_pools_exit(void);
+int fwq_pool_attrs_alloc(struct fwq_pool_attrs *attrs);
+void fwq_pool_attrs_free(struct fwq_pool_attrs *attrs);
 const struct cpumask *fwq_pool_allowed_cpus(struct fwq_pool *pool);
 void fwq_cpu_pools_apply(int cpu, fwq_pool_fn fn);
 void fwq_unbound_pools_apply(fwq_pool_fn fn);
-void fwq_pools_show(struct seq_file *m);
 void fwq_pool_sanity(struct fwq_pool *pool);
 
 /* queue.c */
@@ -879,22 +789,16 @@ bool __fwq_queue_delayed_work(int cpu, struct fwq_workqueue *wq,
 			      struct fwq_delayed_work *dwork,
 			      unsigned long delay);
 bool fwq_clear_pending_if_disabled(struct fwq_work *work);
-void fwq_wq_put(struct fwq_workqueue *wq);
-
-/* flush.c */
-bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
-		     int flush_color, int work_color);
 
 /* barrier.c */
 bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
 
 /* wq.c */
+void fwq_wq_put(struct fwq_workqueue *wq);
 void fwq_pwq_release_workfn(struct kthread_work *work);
 void fwq_wq_update_node_max_active(struct fwq_workqueue *wq, int off_cpu);
 void fwq_unbound_wq_update_pwq(struct fwq_workqueue *wq, int cpu,
 			       int off_cpu);
-void fwq_wqs_show(struct seq_file *m);
-void fwq_nr_active_show(struct seq_file *m);
 
 /* cm.c */
 void fwq_cm_init(void);
@@ -916,13 +820,5 @@ void fwq_hotplug_exit(void);
 void fwq_watchdog_init(void);
 void fwq_watchdog_exit(void);
 void fwq_watchdog_thresh_changed(void);
-
-/* debugfs.c, stats.c */
-void fwq_debugfs_init(void);
-DECLARE_STATIC_KEY_FALSE(fwq_lockstat_key);
-void fwq_lockstat_record(enum fwq_lockstat_path path, s64 wait_ns,
-			 s64 hold_ns);
-void fwq_lockstat_wakeup_locked(enum fwq_lockstat_path path);
-void fwq_stats_show(struct seq_file *m);
 
 #endif /* _FWQ_INTERNAL_H */

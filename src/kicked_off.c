@@ -5,7 +5,7 @@
  * wake=claim took it off), within reach of the idle cull until it runs
  * (docs/hazards.md, H1).
  */
-#include "internal.h"
+#include "ops.h"
 
 static void fwq_kicked_off_park(struct fwq_pool *pool,
 				struct fwq_worker *worker)

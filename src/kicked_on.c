@@ -5,7 +5,7 @@
  * where the idle cull never looks. A pick looks there first, so
  * back-to-back kicks coalesce on one worker.
  */
-#include "internal.h"
+#include "ops.h"
 #include "fwq_trace.h"
 
 /*

@@ -22,14 +22,6 @@ DEFINE_MUTEX(fwq_pool_attach_mutex);
 DEFINE_RAW_SPINLOCK(fwq_mayday_lock);
 LIST_HEAD(fwq_workqueues);
 DEFINE_IDR(fwq_pool_idr);
-/*
- * The destroyer of a pool waits here for the pool's manager to finish. An
- * rcuwait, not a wait queue: the manager wakes it under the raw pool->lock,
- * where a wait queue's spinlock_t (a sleeping lock on PREEMPT_RT) must not
- * be taken. It has one waiter at a time: pools are destroyed under
- * fwq_pool_mutex, or by the module exit alone.
- */
-struct rcuwait fwq_manager_wait = __RCUWAIT_INITIALIZER(fwq_manager_wait);
 struct kthread_worker *fwq_release_worker;
 struct kmem_cache *fwq_pwq_cache;
 struct dentry *fwq_debugfs_root;

@@ -18,6 +18,15 @@
 
 atomic64_t fwq_create_worker_injected;
 
+/*
+ * The destroyer of a pool waits here for the pool's manager to finish. An
+ * rcuwait, not a wait queue: the manager wakes it under the raw pool->lock,
+ * where a wait queue's spinlock_t (a sleeping lock on PREEMPT_RT) must not
+ * be taken. It has one waiter at a time: pools are destroyed under
+ * fwq_pool_mutex, or by the module exit alone.
+ */
+struct rcuwait fwq_manager_wait = __RCUWAIT_INITIALIZER(fwq_manager_wait);
+
 #define FWQ_MAYDAY_INITIAL_TIMEOUT	(HZ / 100 >= 2 ? HZ / 100 : 2)
 /*
  * Mainline waits HZ between failed creations; fwq waits HZ / 10 because

@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "ops.h"
 #include "fwq_trace.h"
 
 #define FWQ_UNBOUND_POOL_HASH_ORDER	6

@@ -12,6 +12,7 @@
 
 #include "dbg.h"
 #include "internal.h"
+#include "ops.h"
 #include "fwq_trace.h"
 
 void fwq_set_work_pwq(struct fwq_work *work, struct fwq_pwq *pwq,

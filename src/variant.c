@@ -22,6 +22,7 @@
 #include <fwq/fwq.h>
 
 #include "internal.h"
+#include "ops.h"
 #include "topology.h"
 
 /*

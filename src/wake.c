@@ -30,6 +30,7 @@
 
 #include "dbg.h"
 #include "internal.h"
+#include "ops.h"
 #include "fwq_trace.h"
 
 DEFINE_PER_CPU(int, fwq_pool_lock_depth);

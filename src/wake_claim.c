@@ -6,7 +6,7 @@
  * wake_up_process() after the unlock, without a task reference (see the
  * task lifetime rule in src/wake.c).
  */
-#include "internal.h"
+#include "ops.h"
 
 static void fwq_wake_claim_kick(struct fwq_pool *pool,
 				struct fwq_worker *worker,

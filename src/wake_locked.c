@@ -4,7 +4,7 @@
  * wake_up_process() right away, under pool->lock, so the scheduler's
  * runqueue lock nests inside it.
  */
-#include "internal.h"
+#include "ops.h"
 
 static void fwq_wake_locked_kick(struct fwq_pool *pool,
 				 struct fwq_worker *worker,

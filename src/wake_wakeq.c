@@ -6,7 +6,7 @@
  * and then drops the reference. wake_q_add()/wake_up_q() are not exported
  * to modules, so the queue is fwq's own wake batch (src/wake.c).
  */
-#include "internal.h"
+#include "ops.h"
 
 static void fwq_wake_wakeq_kick(struct fwq_pool *pool,
 				struct fwq_worker *worker,

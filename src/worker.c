@@ -17,49 +17,6 @@
 #include "internal.h"
 #include "fwq_trace.h"
 
-/* does concurrency management count this pool's running workers? */
-static bool fwq_pool_cm_counts(struct fwq_pool *pool)
-{
-	return pool->cpu >= 0 && fwq_cm_enabled &&
-	       !(pool->flags & POOL_DISASSOCIATED);
-}
-
-/* nr_running of a pool as concurrency management sees it */
-int fwq_pool_nr_running(struct fwq_pool *pool)
-{
-	if (!fwq_pool_cm_counts(pool))
-		return 0;
-	return atomic_read(&pool->nr_running);
-}
-
-/**
- * fwq_need_more_worker - does work wait on the pool with no worker running?
- * @pool: the pool, locked
- *
- * Called after the caller made the worklist non-empty, or to check it. A
- * worker that blocks runs fwq_cm_sched_out() without pool->lock (under the
- * rq lock, where pool->lock would invert): it decrements nr_running, fully
- * ordered, and then reads the worklist. This side writes the worklist and
- * then reads nr_running. That is store buffering: without the smp_mb()
- * below, the read of nr_running can pass the worklist store still in the
- * store buffer, both sides see the old value of the other's variable, and
- * neither kicks a worker. The item then waits for the blocked one, for
- * ever if that one waits for it. Mainline has no barrier here because its
- * wq_worker_sleeping() takes pool->lock. The dbg_cm_sb knob (cm.c) shows
- * both orders.
- *
- * Return: true if a worker should be woken for the worklist.
- */
-bool fwq_need_more_worker(struct fwq_pool *pool)
-{
-	if (list_empty(&pool->worklist))
-		return false;
-	if (!fwq_pool_cm_counts(pool))
-		return true;
-	smp_mb();	/* pairs with atomic_dec_and_test() in fwq_cm_sched_out() */
-	return atomic_read(&pool->nr_running) <= 0;
-}
-
 bool fwq_may_start_working(struct fwq_pool *pool)
 {
 	return pool->nr_idle;

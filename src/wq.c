@@ -14,6 +14,7 @@
 
 #include "dbg.h"
 #include "internal.h"
+#include "ops.h"
 
 static bool fwq_variant_valid(const struct fwq_variant *v)
 {

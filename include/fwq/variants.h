@@ -13,7 +13,7 @@
  *   name  the variant's name, as module parameters, fwq_variant_parse(),
  *         debugfs, the selftests, torture and the bench spell it
  *   ops   the struct fwq_wake_ops, fwq_kicked_ops or fwq_flush_ops that
- *         implements it in fwq.ko (src/internal.h), with its one-line
+ *         implements it in fwq.ko (the contracts: src/ops.h), with its one-line
  *         description and hooks
  * A wake line has a fourth field, X(ID, name, ops, kicked):
  *   kicked  the kicked-axis name the wake design was posted with; the

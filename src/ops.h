@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fwq design contracts: what a wake, kicked_list or flush design provides
+ * (its ops), in which lock context the engine calls each hook, and the few
+ * engine services a design calls back. A design's file includes this
+ * header; the engine's files that dispatch to a design include it too.
+ * The names and enum values come from the registry,
+ * include/fwq/variants.h; docs/adding-a-variant.md walks through a new
+ * design.
+ */
+#ifndef _FWQ_OPS_H
+#define _FWQ_OPS_H
+
+#include "internal.h"
+
+/**
+ * struct fwq_wake_ops - a wake strategy, chosen per pool by attrs.wake; its
+ *	name and enum value come from the registry (include/fwq/variants.h)
+ * @desc: one line for debugfs "variants"
+ * @kick: under pool->lock, hand the picked @worker to the wakeup mechanism.
+ *	It runs before the kicked_list design's @park, and may take @worker
+ *	off whatever list it is on (wake=claim does); it must not put it on
+ *	one.
+ */
+struct fwq_wake_ops {
+	const char *desc;
+	void (*kick)(struct fwq_pool *pool, struct fwq_worker *worker,
+		     struct fwq_wake_batch *wb, struct fwq_workqueue *wq,
+		     enum fwq_wake_site site);
+};
+
+/**
+ * struct fwq_kicked_ops - where a kicked worker waits until it runs, per
+ *	pool; its name and enum value come from the registry
+ *	(include/fwq/variants.h)
+ * @desc: one line for debugfs "variants"
+ * @pick: under pool->lock, the idle worker a kick wakes, or NULL
+ * @park: under pool->lock, after the wake design's @kick, park the picked
+ *	@worker; @worker->kicked still says whether it had been kicked
+ *	before (a coalesced kick)
+ */
+struct fwq_kicked_ops {
+	const char *desc;
+	struct fwq_worker *(*pick)(struct fwq_pool *pool);
+	void (*park)(struct fwq_pool *pool, struct fwq_worker *worker);
+};
+
+/**
+ * struct fwq_flush_ops - a flush strategy: how flush_workqueue() finds and
+ *	visits the pwqs, and every hook the engine calls for it. Only @desc
+ *	and @walk are required. Nothing outside the strategy's own file tests
+ *	which strategy a workqueue has; the engine calls these hooks. Its name
+ *	and enum value come from the registry (include/fwq/variants.h).
+ * @desc: one line for debugfs "variants"
+ * @init: allocate the strategy's per-workqueue state in wq->flush_priv;
+ *	process context, before the workqueue has a pwq. Return 0, or -errno
+ *	with whatever it allocated freed again.
+ * @exit: free wq->flush_priv; called only after a successful @init
+ * @enqueue: an item is being queued to @pwq, whose flush_node is empty
+ *	(untracked); under pool->lock, before the item's colour is read. With
+ *	this hook the strategy tracks pwqs on flush_node (see FN) and a
+ *	barrier's pwq must be tracked already.
+ * @release: @pwq is being released; under wq->mutex, so no flusher holds
+ *	it on a private list
+ * @show: debugfs detail for the workqueue dump; under wq->mutex
+ * @walk: visit pwqs under their pool locks, calling fwq_flush_visit(), and
+ *	add every lock acquisition (pool and strategy locks) to
+ *	wq->flush_lock_cycles; returns true if any pwq must be waited for
+ */
+struct fwq_flush_ops {
+	const char *desc;
+	int (*init)(struct fwq_workqueue *wq);
+	void (*exit)(struct fwq_workqueue *wq);
+	void (*enqueue)(struct fwq_pwq *pwq);
+	void (*release)(struct fwq_pwq *pwq);
+	void (*show)(struct seq_file *m, struct fwq_workqueue *wq);
+	bool (*walk)(struct fwq_workqueue *wq, int flush_color,
+		     int work_color);
+};
+
+/*
+ * The strategies of every registered variant, indexed by their enum
+ * (src/variant.c builds the tables from include/fwq/variants.h), and each
+ * strategy's ops, which its own file defines.
+ */
+extern const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR];
+extern const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR];
+extern const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR];
+
+/*
+ * One declaration per axis whose declarators are the ops of the registry,
+ * between two markers that are declared only (the list needs something on
+ * each side of its commas).
+ */
+#define __FWQ_OPS_DECLARATOR(id, name, ops, ...)	ops,
+extern const struct fwq_wake_ops fwq_wake_ops_first_,
+	FWQ_WAKE_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_wake_ops_last_;
+extern const struct fwq_kicked_ops fwq_kicked_ops_first_,
+	FWQ_KICKED_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_kicked_ops_last_;
+extern const struct fwq_flush_ops fwq_flush_ops_first_,
+	FWQ_FLUSH_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_flush_ops_last_;
+/* wake.c's helpers for a kicked_list design's @pick */
+/* the head of the LIFO idle list: the most recently idle worker */
+static inline struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
+{
+	return list_first_entry_or_null(&pool->idle_list, struct fwq_worker,
+					entry);
+}
+
+/* flush.c: a flush design's @walk calls this for each pwq it visits */
+bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
+		     int flush_color, int work_color);
+
+#endif /* _FWQ_OPS_H */
