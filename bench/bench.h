@@ -179,9 +179,12 @@ struct bench_out {
 	bool overflow;
 };
 
-/* main.c */
+/* scenarios.c: the stop flag */
 bool bench_should_stop(void);
 void bench_stop_request(void);
+void bench_stop_clear(void);
+
+/* main.c */
 extern const char * const bench_scenario_names[BS_NR];
 extern const char * const bench_type_names[];
 

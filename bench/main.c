@@ -63,7 +63,6 @@ static DEFINE_MUTEX(bench_mutex);	/* protects the specs; held by a run */
 static u64 bench_redo_spent_ns;		/* bench_mutex: redos' cost since load */
 static struct bench_spec bench_cur;	/* bench_mutex */
 static struct bench_spec bench_tmp;	/* bench_mutex: parse scratch */
-static bool bench_stop_flag;		/* READ_ONCE/WRITE_ONCE */
 
 /* a debugfs file's text, one line per run; size fixed at load */
 struct bench_buf {
@@ -78,16 +77,6 @@ static struct bench_buf text_out = { .size = BENCH_RESULTS_SIZE / 8 };
 static char status_buf[160] = "idle";
 
 static struct dentry *bench_root;
-
-bool bench_should_stop(void)
-{
-	return READ_ONCE(bench_stop_flag) || signal_pending(current);
-}
-
-void bench_stop_request(void)
-{
-	WRITE_ONCE(bench_stop_flag, true);
-}
 
 /* ----------------------------------------------------------------- spec */
 
@@ -688,7 +677,7 @@ static int bench_run_spec(void)
 		ret = -ENOMEM;
 		goto out;
 	}
-	WRITE_ONCE(bench_stop_flag, false);
+	bench_stop_clear();
 	results_clear();
 
 	for (rep = 1; rep <= s->reps && !ret; rep++) {

@@ -20,6 +20,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sort.h>
@@ -27,6 +28,28 @@
 #include <linux/timekeeping.h>
 
 #include "bench.h"
+
+/* ----------------------------------------------------------------- stop */
+
+static bool bench_stop_flag;		/* READ_ONCE/WRITE_ONCE */
+
+/* a run's threads poll this at least once per item */
+bool bench_should_stop(void)
+{
+	return READ_ONCE(bench_stop_flag) || signal_pending(current);
+}
+
+/* ask the running scenario to stop (the "stop" file, module unload) */
+void bench_stop_request(void)
+{
+	WRITE_ONCE(bench_stop_flag, true);
+}
+
+/* a new run starts */
+void bench_stop_clear(void)
+{
+	WRITE_ONCE(bench_stop_flag, false);
+}
 
 /* ---------------------------------------------------------------- floor */
 
