@@ -43,8 +43,14 @@ TRACE_DEFINE_ENUM(FWQ_CULL_DESTROY);
 	__print_symbolic(site, FWQ_WAKE_SITES(__FWQ_WAKE_SITE_SYM)	\
 			 { FWQ_SITE_NR, "nr" })
 
-/* room for a variant's name in an event, as fwq_flush_name() gives it */
+/*
+ * room for a variant's name in an event, as fwq_flush_name() gives it: a
+ * literal, since the event's format file prints it; every flush design's
+ * name must fit, not be cut short
+ */
 #define FWQ_TRACE_VARIANT_LEN	16
+static_assert(sizeof(union { FWQ_FLUSH_VARIANTS(__FWQ_VARIANT_NAME_MEMBER) }) <=
+	      FWQ_TRACE_VARIANT_LEN, "a flush design's name is too long for its event");
 
 #define fwq_show_cull(why)						\
 	__print_symbolic(why,						\

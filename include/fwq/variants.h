@@ -98,6 +98,12 @@
 #define __FWQ_KICKED_ENUM(id, name, ops, ...)	FWQ_KICKED_##id,
 #define __FWQ_FLUSH_ENUM(id, name, ops, ...)	FWQ_FLUSH_##id,
 
+/*
+ * char name[sizeof("name")]; per variant: the size of a union of them is
+ * the room the longest name of an axis needs, its NUL included
+ */
+#define __FWQ_VARIANT_NAME_MEMBER(id, name, ...)	char name[sizeof(#name)];
+
 /* " name" for each variant of an axis: a string literal, for help texts */
 #define __FWQ_VARIANT_NAME_STR(id, name, ops, ...)	" " #name
 
