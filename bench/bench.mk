@@ -9,7 +9,7 @@
 #       (repeatability.md)
 #   make bench-local [BENCH_ARGS=...]
 #       the same suite on this machine's own kernel (root, debugfs, no QEMU)
-#       (scripts/fwq-bench.sh, also the fwq-dkms package's /usr/bin/fwq-bench)
+#       (bench/fwq-bench.sh, also the fwq-dkms package's /usr/bin/fwq-bench)
 #   make bench-smoke
 #       every scenario once, fields checked, no timings (also a check lane)
 
@@ -20,11 +20,11 @@ REPEAT ?= 1
 
 ## the benchmark suite in QEMU guests (REPEAT=N, BENCH_ARGS=...; bench/README.md)
 bench:
-	$(FWQ_TOP)/scripts/bench.sh --repeat $(REPEAT) $(BENCH_ARGS)
+	$(FWQ_TOP)/bench/bench.sh --repeat $(REPEAT) $(BENCH_ARGS)
 
 ## the same suite on this machine's running kernel (= fwq-bench)
 bench-local:
-	$(FWQ_TOP)/scripts/fwq-bench.sh $(BENCH_ARGS)
+	$(FWQ_TOP)/bench/fwq-bench.sh $(BENCH_ARGS)
 
 ## every bench scenario once, fields checked, no timings
 bench-smoke: modules

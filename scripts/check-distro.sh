@@ -298,7 +298,7 @@ guest_tests 6.12-locked
 step purge purge
 bench=$out/6.1/files/bench
 if [ -d "$bench" ]; then
-	python3 scripts/bench_report.py "$bench" > /dev/null 2>&1 || true
+	python3 bench/bench_report.py "$bench" > /dev/null 2>&1 || true
 	echo "# bench results: $bench (results.jsonl, table.txt, summary.md, plots/)"
 fi
 rm -rf "$root"

@@ -8,9 +8,11 @@
 #          VERSION (the one place the version lives) and the HEAD commit.
 #   check  build, then: lintian, where any error or warning fails; the
 #          files under usr/src/fwq-VERSION/ are exactly "scripts/dkms.sh
-#          files"; the runner's scripts are the tree's own; the
-#          maintainer scripts register with and remove from DKMS; and
-#          scripts/fwq-bench-test.sh passes on the packaged runner. Each
+#          files"; the files under usr/share/fwq/ are exactly the
+#          runner's (bench/: RUNNER below), each the tree's own, so no
+#          harness script ships; the maintainer scripts register with
+#          and remove from DKMS; and scripts/fwq-bench-test.sh passes on
+#          the packaged runner. Each
 #          is a test line, also kept in DIR/tests.txt for make check.
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -19,6 +21,8 @@ cd "$FWQ_TOP"
 
 version=$(cat VERSION)
 name=fwq-dkms_${version}_all.deb
+# the bench runner the package ships in /usr/share/fwq/bench/ (debian/rules)
+runner="fwq-bench.sh bench.sh bench-driver.sh runner-lib.sh bench_report.py"
 
 # stage SRC: the tree's files (tracked and untracked, not ignored, no build
 # outputs) in SRC, plus debian/changelog
@@ -100,10 +104,15 @@ check() {
 	rm -rf "$x"
 	dpkg-deb -x "$deb" "$x"
 	f=ok
-	for s in fwq-bench.sh bench.sh bench-driver.sh lib.sh bench_report.py; do
-		cmp "scripts/$s" "$x/usr/share/fwq/scripts/$s" || f=bad
+	contents "$deb" | sed -n 's|^usr/share/fwq/||p' | sort > "$dir/share.list"
+	# shellcheck disable=SC2086 # one file per word
+	printf 'bench/%s\n' $runner | sort > "$dir/runner.list"
+	diff -u "$dir/runner.list" "$dir/share.list" | sed 's/^/# /'
+	cmp -s "$dir/runner.list" "$dir/share.list" || f=bad
+	for s in $runner; do
+		cmp "bench/$s" "$x/usr/share/fwq/bench/$s" || f=bad
 	done
-	[ "$(readlink "$x/usr/bin/fwq-bench")" = ../share/fwq/scripts/fwq-bench.sh ] ||
+	[ "$(readlink "$x/usr/bin/fwq-bench")" = ../share/fwq/bench/fwq-bench.sh ] ||
 		{ echo "# usr/bin/fwq-bench: $(readlink "$x/usr/bin/fwq-bench")"; f=bad; }
 	verdict runner_is_the_tree_s $f || rc=1
 
@@ -117,7 +126,7 @@ check() {
 	verdict dkms_maintainer_scripts $f || rc=1
 
 	f=ok
-	scripts/fwq-bench-test.sh "$x/usr/share/fwq/scripts" > "$dir/bench-test.txt" 2>&1 || f=bad
+	scripts/fwq-bench-test.sh "$x/usr/share/fwq/bench" > "$dir/bench-test.txt" 2>&1 || f=bad
 	sed 's/^/# /' "$dir/bench-test.txt"
 	verdict fwq_bench_errors $f || rc=1
 	return $rc

@@ -5,7 +5,7 @@
 # with the exit code and the hint docs/hardware.md's exit-code table
 # gives (section "Exit codes and Secure Boot").
 # SCRIPTS is the directory holding fwq-bench.sh (default this tree's
-# scripts/; scripts/deb.sh check passes the packaged /usr/share/fwq/scripts).
+# bench/; scripts/deb.sh check passes the packaged /usr/share/fwq/bench).
 #
 # Nothing touches the host kernel: every case runs with a PATH whose
 # modprobe, insmod, lsmod, modinfo, dmesg, mount and uname are fakes
@@ -18,18 +18,19 @@ set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-src=${1:-$FWQ_TOP/scripts}
+src=${1:-$FWQ_TOP/bench}
 [ -x "$src/fwq-bench.sh" ] || fwq_die 2 "no fwq-bench.sh in $src"
 [ "$(id -u)" = 0 ] || fwq_die 2 "fwq-bench-test.sh needs root (setpriv, unshare)"
 
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-# a copy nobody can read, in the layout bench.sh expects (TOP/scripts/),
-# with no built modules next to it
-mkdir -p "$tmp/top/scripts" "$tmp/bin" "$tmp/nodebugfs" "$tmp/debugfs"
-cp "$src"/fwq-bench.sh "$src"/bench.sh "$src"/lib.sh "$src"/bench-driver.sh \
-	"$src"/bench_report.py "$tmp/top/scripts/"
+# a copy that user nobody can read, in the layout bench.sh expects (TOP/bench/),
+# with no built modules next to it and no harness (TOP/scripts/): the
+# runner must do with its own files, as in the package
+mkdir -p "$tmp/top/bench" "$tmp/bin" "$tmp/nodebugfs" "$tmp/debugfs"
+cp "$src"/fwq-bench.sh "$src"/bench.sh "$src"/runner-lib.sh \
+	"$src"/bench-driver.sh "$src"/bench_report.py "$tmp/top/bench/"
 chmod -R a+rX "$tmp/top"
 
 krel=0.0.0-fwq-bench-test
@@ -64,7 +65,7 @@ expect() {
 	plain) env+=("FWQ_DEBUGFS=$tmp/nodebugfs") ;;
 	mounted) env+=("FWQ_DEBUGFS=$tmp/debugfs") ;;
 	esac
-	env+=("$@" "$tmp/top/scripts/fwq-bench.sh" --quick --out "$tmp/out-$name")
+	env+=("$@" "$tmp/top/bench/fwq-bench.sh" --quick --out "$tmp/out-$name")
 	case $mode in
 	nobody)
 		setpriv --reuid=65534 --regid=65534 --clear-groups \

@@ -2,54 +2,19 @@
 # shellcheck shell=bash
 #
 # Helpers shared by fwq's host-side scripts. Source it; do not run it.
-# shellcheck disable=SC2034 # FWQ_TOP, FWQ_CACHE, FWQ_QEMU_SUITE and FWQ_TMP are for the sourcing script
+# FWQ_TOP, fwq_log, fwq_die and fwq_registry come from the bench runner's
+# own library, bench/runner-lib.sh (the fwq-dkms package ships that one,
+# not this).
+# shellcheck disable=SC2034 # FWQ_CACHE, FWQ_QEMU_SUITE and FWQ_TMP are for the sourcing script
 
-FWQ_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/runner-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../bench/runner-lib.sh"
 FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
 # the Debian suite whose QEMU boots the guests (scripts/get-qemu.sh)
 FWQ_QEMU_SUITE=${FWQ_QEMU_SUITE:-bookworm-backports}
 
-fwq_log() {
-	printf 'fwq: %s\n' "$*" >&2
-}
-
-# fwq_die RC MSG: print MSG and exit with RC (2 = setup error).
-fwq_die() {
-	local rc=$1
-
-	shift
-	printf 'fwq: error: %s\n' "$*" >&2
-	exit "$rc"
-}
-
 # fwq_krel_of KDIR: the release string of a headers tree, from utsrelease.h
 # (Debian's "make kernelrelease" prints the upstream version, not the ABI).
-# fwq_registry wake|kicked_list|flush|pairs|scopes: the design names of an
-# axis, in registry order, one per line; "pairs": "NAME KICKED" per wake
-# design (the kicked_list design it was posted with); "scopes": the
-# affinity scope names, in enum order ("default" first). The C
-# preprocessor expands the registry's X-macro lists
-# (include/fwq/variants.h), so a script reads them as fwq.ko's C does,
-# with nothing of their layout copied.
-fwq_registry() {
-	local list x='#define FWQ_REG_X(id, name, ...) name @'
-
-	case $1 in
-	wake) list=FWQ_WAKE_VARIANTS ;;
-	kicked_list) list=FWQ_KICKED_VARIANTS ;;
-	flush) list=FWQ_FLUSH_VARIANTS ;;
-	pairs)
-		list=FWQ_WAKE_VARIANTS
-		x='#define FWQ_REG_X(id, name, ops, kicked) name kicked @'
-		;;
-	scopes) list=FWQ_AFFN_SCOPE_NAMES ;;
-	*) return 2 ;;
-	esac
-	printf '#include "fwq/variants.h"\n%s\n%s(FWQ_REG_X)\n' "$x" "$list" |
-		"${CC:-gcc}" -E -P -I "$FWQ_TOP/include" -x c - |
-		tr '@' '\n' | awk 'NF { $1 = $1; print }'
-}
-
 fwq_krel_of() {
 	local h=$1/include/generated/utsrelease.h
 

@@ -7,7 +7,7 @@
 #   checkpatch  checkpatch.pl --strict --no-tree on fwq's own .c/.h files
 #   build       a W=1 C=2 (sparse on every file) build in a scratch copy of
 #               the tree; any compiler or sparse warning fails
-#   shell       ShellCheck on scripts/ (shell scripts, plans) and .ci/run
+#   shell       ShellCheck on scripts/ (shell scripts, plans), bench/ and .ci/run
 #   kerneldoc   the kernel's scripts/kernel-doc -none on every header of
 #               fwq (include/fwq/, src/, src/test/, bench/); any warning
 #               fails
@@ -164,7 +164,7 @@ lint_shellcheck() {
 		rm -f "$log"
 		return
 	fi
-	mapfile -t scripts < <(find scripts -name '*.sh' | sort)
+	mapfile -t scripts < <(find scripts bench -name '*.sh' | sort)
 	[ -e .ci/run ] && scripts+=(.ci/run)
 	shellcheck -x "${scripts[@]}" > "$log" 2>&1 || rc=1
 	mapfile -t plans < <(find scripts/plans -name '*.plan' | sort)

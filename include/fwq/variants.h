@@ -17,13 +17,13 @@
  *         description and hooks
  * A wake line has a fourth field, X(ID, name, ops, kicked):
  *   kicked  the kicked-axis name the wake design was posted with; the
- *           bench's wake family (scripts/bench.sh) runs each wake design
+ *           bench's wake family (bench/bench.sh) runs each wake design
  *           with it, and debugfs "variants" prints the pair
  * Everything else is generated from these lists: the enums below, the name
  * tables, parsers and printers, the module parameter help, the strategy
  * tables, and the variant list in debugfs ("variants"). The scripts
  * enumerate from debugfs in a guest, and on the host from these lists as
- * the C preprocessor expands them (scripts/lib.sh, fwq_registry).
+ * the C preprocessor expands them (bench/runner-lib.sh, fwq_registry).
  * docs/adding-a-variant.md walks through adding one:
  * a file with its ops, plus one line here.
  *
