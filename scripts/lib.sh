@@ -314,6 +314,48 @@ fwq_copy_sources() {
 		done | cpio -pdm --quiet "$dir")
 }
 
+# fwq_vm_judge OUT PREFIX [BYTES]: judge a guest's run from what a
+# vm-run.sh --out directory OUT keeps, into the same directory:
+#   badness.txt        the kernel badness lines of console.log
+#                      (console-scan.sh; its first BYTES bytes only, when
+#                      the guest was diagnosed: the SysRq output asked for
+#                      after them is no crash). Any fails the run, but a
+#                      KCSAN report with no fwq frame (a race inside the
+#                      kernel itself) only goes to kcsan-foreign.txt;
+#   report.txt         the console from the first badness line on (40
+#                      lines, the register dump left out, RIP kept): where
+#                      it happened and the call trace, for the summary;
+#   tests.txt          one line per test of ktap.txt (ktap-summary.sh),
+#                      named under PREFIX (PRESET.PLAN).
+# The first three are left out when empty. Returns ktap-summary.sh's exit
+# code (1: a KTAP failure). vm-run.sh judges each boot with it, make
+# recheck (scripts/recheck.sh) a saved one.
+fwq_vm_judge() {
+	local out=$1 prefix=$2 at=${3:-} first
+
+	rm -f "$out"/{badness.txt,report.txt,kcsan-foreign.txt,tests.txt}
+	if [ -n "$at" ]; then
+		head -c "$at" "$out/console.log"
+	else
+		cat "$out/console.log"
+	fi | "$FWQ_TOP/scripts/console-scan.sh" --foreign "$out/kcsan-foreign.txt" \
+		> "$out/badness.txt"
+	[ -s "$out/badness.txt" ] || rm -f "$out/badness.txt"
+	if [ -s "$out/badness.txt" ]; then
+		first=$(head -n 1 "$out/badness.txt")
+		tr -d '\r' < "$out/console.log" |
+			awk -v first="$first" 'n == 0 && index($0, first) { n = 1 }
+				n == 0 { next }
+				/\] (R[A-Z0-9][A-Z0-9]?|FS|CS|CR2|PKRU|DR[0-7]|Code): / &&
+				    !/\] RIP: / { next }
+				n <= 40 { print; n++ }' > "$out/report.txt"
+		[ -s "$out/report.txt" ] || rm -f "$out/report.txt"
+	fi
+	[ -s "$out/kcsan-foreign.txt" ] || rm -f "$out/kcsan-foreign.txt"
+	"$FWQ_TOP/scripts/ktap-summary.sh" --prefix "$prefix" "$out/ktap.txt" \
+		> "$out/tests.txt" 2>&1
+}
+
 # The tally of a script that prints one "ok NAME" / "not ok NAME" line per
 # test and ends with "N passed, N failed" (check.sh, check-distro.sh,
 # selfcheck.sh, hang-matrix.sh, fwq-bench-test.sh). FWQ_TAP_LOG, when set,

@@ -22,8 +22,8 @@
 # qemu-cmd. Before a timed-out or stalled guest is killed, vm-diag.py asks
 # it where it is (QEMU's view of every vCPU, then SysRq l and w): diag.txt
 # and diag-regs.txt, named in the summary line. The badness scan reads the
-# console only up to that request, so the requested backtraces are not
-# mistaken for a crash.
+# console only up to that request (its byte offset kept in diag-at.txt, for
+# make recheck), so the requested backtraces are not mistaken for a crash.
 #
 # --modules DIR boots the *.ko files found under DIR instead of the tree's
 # src/ and bench/ modules; --ko FILE adds one module (repeatable).
@@ -96,7 +96,7 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,report.txt,kcsan-foreign.txt,qemu.log,heartbeat.log,diag.txt,diag-regs.txt}
+rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,report.txt,kcsan-foreign.txt,qemu.log,heartbeat.log,diag.txt,diag-regs.txt,diag-at.txt}
 
 FWQ_SMP='' FWQ_MEM_MB='' FWQ_NODES='' FWQ_APPEND=''
 # shellcheck source=scripts/presets/small
@@ -213,6 +213,7 @@ diagnose() {
 		--console "$out/console.log" --out "$out" \
 		--system-map "$(sysmap)" --heartbeat "$out/heartbeat.log" \
 		"${kargs[@]}" --why "$why" 2> "$out/diag.log" | tail -n 1)
+	[ -z "$diag_at" ] || echo "$diag_at" > "$out/diag-at.txt"
 	kill "$qpid" 2>/dev/null
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		kill -0 "$qpid" 2>/dev/null || break
@@ -287,36 +288,13 @@ nres=$(grep -cE '^(not )?ok [0-9]+' "$out/ktap.body")
 } > "$out/ktap.txt"
 rm -f "$out/ktap.raw" "$out/ktap.body"
 
-# Badness scan (console-scan.sh): any kernel report fails the run, but a
-# KCSAN report with no fwq frame (a race inside the kernel itself) is only
-# listed in kcsan-foreign.txt and named in the summary.
-# the requested SysRq output (after diag_at) is not a crash
-if [ -n "$diag_at" ]; then
-	head -c "$diag_at" "$out/console.log"
-else
-	cat "$out/console.log"
-fi | "$FWQ_TOP/scripts/console-scan.sh" --foreign "$out/kcsan-foreign.txt" \
-	> "$out/badness.txt"
-[ -s "$out/badness.txt" ] || rm -f "$out/badness.txt"
-# report.txt: the console from the first badness line on, its register
-# dump left out (RIP kept): where it happened and the call trace, so that
-# a summary shows it
-if [ -s "$out/badness.txt" ]; then
-	first=$(head -n 1 "$out/badness.txt")
-	tr -d '\r' < "$out/console.log" |
-		awk -v first="$first" 'n == 0 && index($0, first) { n = 1 }
-			n == 0 { next }
-			/\] (R[A-Z0-9][A-Z0-9]?|FS|CS|CR2|PKRU|DR[0-7]|Code): / &&
-			    !/\] RIP: / { next }
-			n <= 40 { print; n++ }' > "$out/report.txt"
-	[ -s "$out/report.txt" ] || rm -f "$out/report.txt"
-fi
-[ -s "$out/kcsan-foreign.txt" ] || rm -f "$out/kcsan-foreign.txt"
-
-verdict=$(grep -a '^fwq-verdict:' "$out/results.txt" | tail -n 1 | tr -d '\r')
-"$FWQ_TOP/scripts/ktap-summary.sh" --prefix "$preset.$planname" "$out/ktap.txt" \
-	> "$out/tests.txt" 2>&1
+# The console's badness scan and the KTAP summary (fwq_vm_judge, which
+# make recheck runs again on a saved run): badness.txt, report.txt,
+# kcsan-foreign.txt and tests.txt. The requested SysRq output (after
+# diag_at) is not a crash.
+fwq_vm_judge "$out" "$preset.$planname" "$diag_at"
 krc=$?
+verdict=$(grep -a '^fwq-verdict:' "$out/results.txt" | tail -n 1 | tr -d '\r')
 
 if [ -s "$out/badness.txt" ]; then
 	rc=3 why="kernel badness on the console (see badness.txt)"
