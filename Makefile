@@ -140,6 +140,12 @@ kernel: kdir
 trace-cost: modules
 	@$(FWQ_TOP)/scripts/trace-cost.sh $(if $(ROUNDS),--rounds $(ROUNDS))
 
+# Judge a saved results folder again, booting nothing (scripts/recheck.sh).
+.PHONY: recheck
+## judge a saved results/ folder again, no guest booted (DIR=results/...)
+recheck:
+	@$(FWQ_TOP)/scripts/recheck.sh "$(DIR)"
+
 ## print the version
 version:
 	@echo $(VERSION)

@@ -100,7 +100,7 @@ run_vm() {
 		show "$out/tests.txt"
 		count "$out/tests.txt"
 	fi
-	show_badness "$out"
+	fwq_show_badness "$out"
 	[ $rc -eq 0 ] || tail -n 5 "$FWQ_CHECK_DIR/$name.log" | sed 's/^/# /'
 	case $rc in
 	0) why="pass" ;;
@@ -114,15 +114,6 @@ run_vm() {
 	result "vm.$name" $rc "$why, exit $rc, boot+run $(fwq_elapsed "$start")s"
 }
 
-# show_badness DIR: the first badness lines of a vm-run.sh --out DIR and
-# the console excerpt of the first report (RIP and call trace)
-show_badness() {
-	[ -s "$1/badness.txt" ] || return 0
-	head -n 10 "$1/badness.txt" | sed 's/^/# badness: /'
-	[ -s "$1/report.txt" ] && sed 's/^/# report: /' "$1/report.txt"
-	return 0
-}
-
 # sub_tests NAME: list and count the tests of the cmd lane NAME's vm-run.sh
 # --out directory, if it left one, and show its badness lines.
 sub_tests() {
@@ -134,7 +125,7 @@ sub_tests() {
 		show "$dir/tests-named.txt"
 		count "$dir/tests-named.txt"
 	fi
-	show_badness "$dir"
+	fwq_show_badness "$dir"
 	return 0
 }
 

@@ -356,10 +356,20 @@ fwq_vm_judge() {
 		> "$out/tests.txt" 2>&1
 }
 
+# fwq_show_badness DIR: the first badness lines of a vm-run.sh --out DIR
+# and the console excerpt of the first report (RIP and call trace), as
+# "#" lines (make check, make recheck)
+fwq_show_badness() {
+	[ -s "$1/badness.txt" ] || return 0
+	head -n 10 "$1/badness.txt" | sed 's/^/# badness: /'
+	[ -s "$1/report.txt" ] && sed 's/^/# report: /' "$1/report.txt"
+	return 0
+}
+
 # The tally of a script that prints one "ok NAME" / "not ok NAME" line per
 # test and ends with "N passed, N failed" (check.sh, check-distro.sh,
-# selfcheck.sh, hang-matrix.sh, fwq-bench-test.sh). FWQ_TAP_LOG, when set,
-# is a file that gets a copy of every result line.
+# selfcheck.sh, hang-matrix.sh, fwq-bench-test.sh, recheck.sh).
+# FWQ_TAP_LOG, when set, is a file that gets a copy of every result line.
 fwq_tap_passed=0
 fwq_tap_failed=0
 fwq_tap_skipped=0
