@@ -28,7 +28,7 @@ package_files() {
 	printf '%s\n' dkms.conf VERSION Kbuild Kbuild.include \
 		src/compat/probe.sh
 	find include src bench -type f \( -name '*.[ch]' -o -name Kbuild \) \
-		! -path 'src/test/*' ! -name '*.mod.c' | sort
+		! -name '*.mod.c' | sort
 }
 
 # copy_package DEST: the package's files into DEST.

@@ -308,7 +308,7 @@ fwq_copy_sources() {
 
 	shift
 	(cd "$FWQ_TOP" && git ls-files -co --exclude-standard -- Kbuild \
-		VERSION include src bench Kbuild.include "$@" |
+		VERSION include src bench tests Kbuild.include "$@" |
 		while IFS= read -r f; do
 			[ -f "$f" ] && printf '%s\n' "$f"
 		done | cpio -pdm --quiet "$dir")

@@ -9,7 +9,7 @@
 #               the tree; any compiler or sparse warning fails
 #   shell       ShellCheck on scripts/ (shell scripts, plans), bench/ and .ci/run
 #   kerneldoc   the kernel's scripts/kernel-doc -none on every header of
-#               fwq (include/fwq/, src/, src/test/, bench/); any warning
+#               fwq (include/fwq/, src/, bench/, tests/); any warning
 #               fails
 #   compat      the compat layer: a W=1 build with FWQ_COMPAT_FALLBACK=y
 #               (every fallback of src/compat/compat.h, as on a kernel
@@ -34,10 +34,10 @@ report() {
 	fi
 }
 
-# fwq's own C sources: everything under src/, include/, bench/ and the
-# harness self-check module.
+# fwq's own C sources: everything under src/, include/, bench/, tests/
+# (the test modules) and the harness self-check module.
 c_sources() {
-	find src include bench scripts/selfcheck -name '*.[ch]' \
+	find src include bench tests scripts/selfcheck -name '*.[ch]' \
 		! -name '*.mod.c' 2>/dev/null | sort
 }
 
@@ -189,7 +189,7 @@ lint_kerneldoc() {
 		rm -f "$log"
 		return
 	fi
-	mapfile -t headers < <(find include/fwq src bench -name '*.h' | sort)
+	mapfile -t headers < <(find include/fwq src bench tests -name '*.h' | sort)
 	perl "$kdir/scripts/kernel-doc" -none "${headers[@]}" > "$log" 2>&1 || rc=1
 	grep -q . "$log" && rc=1
 	report kerneldoc $rc "$log"

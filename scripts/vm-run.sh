@@ -108,7 +108,8 @@ kernel=$("$FWQ_TOP/scripts/get-kernel.sh" "$krel") || fwq_die 2 "no guest kernel
 if [ -n "$moddir" ]; then
 	mapfile -t kos < <(find "$moddir" -name '*.ko' | sort)
 else
-	mapfile -t kos < <(find "$FWQ_TOP/src" "$FWQ_TOP/bench" -name '*.ko' | sort)
+	mapfile -t kos < <(find "$FWQ_TOP/src" "$FWQ_TOP/bench" "$FWQ_TOP/tests" \
+		-name '*.ko' | sort)
 fi
 kos+=("${extra_ko[@]}")
 [ ${#kos[@]} -gt 0 ] || fwq_die 2 "no modules to boot: run make first"

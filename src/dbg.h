@@ -5,7 +5,7 @@
  * Each hook is off by default (its knob is 0, params.c) and costs the hot
  * path one READ_ONCE() and a predicted-not-taken branch when it is. A hook
  * opens, or widens, the window of one hazard of docs/hazards.md so that a
- * reproducer (src/test/torture/) can hit it every time:
+ * reproducer (tests/torture/) can hit it every time:
  *
  *   dbg_kick_delay_us    H1: busy-wait between a kick's pick and its
  *                        deferred wakeup (fwq_dbg_kick_delay())
