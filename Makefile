@@ -56,8 +56,8 @@ modules: kdir
 clean:
 	@if [ -n "$(KDIR)" ]; then \
 		$(MAKE) -C $(KDIR) M=$(FWQ_TOP) clean; \
-		if [ -d $(FWQ_TOP)/scripts/selfcheck ]; then \
-			$(MAKE) -C $(KDIR) M=$(FWQ_TOP)/scripts/selfcheck clean; \
+		if [ -d $(FWQ_TOP)/tests/selfcheck ]; then \
+			$(MAKE) -C $(KDIR) M=$(FWQ_TOP)/tests/selfcheck clean; \
 		fi; \
 	fi
 

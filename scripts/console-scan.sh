@@ -21,7 +21,7 @@
 #
 # Exit code: 0 when no badness line was printed, 1 when one was, 2 on a
 # usage error. scripts/selfcheck.sh checks it against console fixtures in
-# scripts/selfcheck/console/.
+# tests/selfcheck/console/.
 set -u
 
 foreign=/dev/null

@@ -34,10 +34,10 @@ report() {
 	fi
 }
 
-# fwq's own C sources: everything under src/, include/, bench/, tests/
-# (the test modules) and the harness self-check module.
+# fwq's own C sources: everything under src/, include/, bench/ and tests/
+# (the test modules and the harness self-check modules).
 c_sources() {
-	find src include bench tests scripts/selfcheck -name '*.[ch]' \
+	find src include bench tests -name '*.[ch]' \
 		! -name '*.mod.c' 2>/dev/null | sort
 }
 

@@ -3,7 +3,7 @@
 #
 # selfcheck-debug.sh [--out DIR] [--only GLOB]: prove that the debug-kernel lanes of make
 # check-debug catch what they are there to catch. Builds the deliberately
-# buggy scripts/selfcheck/fwq_selfcheck.ko against each lane's kernel (built
+# buggy tests/selfcheck/fwq_selfcheck.ko against each lane's kernel (built
 # already: make debug-kernel LANE=lockdep|kcsan) and boots it with
 # scripts/plans/selfcheck-debug.plan, several bugs to a boot where their
 # detectors allow it:
@@ -62,12 +62,12 @@ lane() {
 	mkdir -p "$mods" || return 1
 	if [ "$1" = lockdep ]; then
 		# fwq.ko too, and the module that misuses it (the flush cases)
-		fwq_copy_sources "$mods" scripts/selfcheck || return 1
-		echo 'obj-m += scripts/selfcheck/' >> "$mods/Kbuild"
+		fwq_copy_sources "$mods" tests/selfcheck || return 1
+		echo 'obj-m += tests/selfcheck/' >> "$mods/Kbuild"
 		make -C "$kdir" M="$mods" -j"$(nproc)" FWQ_TESTS=n \
 			FWQ_SELFCHECK_FLUSH=m modules > "$mods/build.log" 2>&1
 	else
-		cp scripts/selfcheck/fwq_selfcheck.c scripts/selfcheck/Kbuild \
+		cp tests/selfcheck/fwq_selfcheck.c tests/selfcheck/Kbuild \
 			"$mods/" &&
 			make -C "$kdir" M="$mods" modules > "$mods/build.log" 2>&1
 	fi

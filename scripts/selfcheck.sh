@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # selfcheck.sh: prove the VM harness cannot mistake a bad run for a pass.
-# Builds the deliberately misbehaving scripts/selfcheck/fwq_selfcheck.ko and
+# Builds the deliberately misbehaving tests/selfcheck/fwq_selfcheck.ko and
 # runs vm-run.sh once per case, checking the exit code:
 #   pass                  control: a clean run exits 0
 #   ktapfail              a "not ok" KTAP case (module loads fine) exits 1
@@ -20,7 +20,7 @@
 #                         stopped) is stalled after --stall: 124, diagnosed
 #   missing plan          setup error, exits 2
 # and, on the host, that console-scan.sh holds back a KCSAN report only
-# when no frame in it is fwq's (fixtures in scripts/selfcheck/console/).
+# when no frame in it is fwq's (fixtures in tests/selfcheck/console/).
 # Prints "ok"/"not ok" per case and "N passed, N failed"; exit 1 on failure.
 # Usage: selfcheck.sh [OUT] (default results/<timestamp>-selfcheck).
 set -u
@@ -31,12 +31,12 @@ cd "$FWQ_TOP" || exit 2
 kdir=$(fwq_kdir) || fwq_die 2 "no kernel headers"
 out=${1:-$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-selfcheck}
 mkdir -p "$out"
-if ! make -C "$kdir" M="$FWQ_TOP/scripts/selfcheck" -j"$(nproc)" modules > "$out/build.log" 2>&1; then
+if ! make -C "$kdir" M="$FWQ_TOP/tests/selfcheck" -j"$(nproc)" modules > "$out/build.log" 2>&1; then
 	cat "$out/build.log" >&2
 	fwq_die 2 "building the self-check module failed"
 fi
 make -s -j"$(nproc)" modules > "$out/build-tree.log" 2>&1 || fwq_die 2 "make modules failed"
-ko=$FWQ_TOP/scripts/selfcheck/fwq_selfcheck.ko
+ko=$FWQ_TOP/tests/selfcheck/fwq_selfcheck.ko
 
 # every case's result line is also kept in OUT/tests.txt (make check lists
 # the cases of its selfcheck_harness lane from there)
@@ -73,10 +73,10 @@ expect() {
 	fi
 }
 
-# scan NAME RC FOREIGN: console-scan.sh on scripts/selfcheck/console/NAME.log
+# scan NAME RC FOREIGN: console-scan.sh on tests/selfcheck/console/NAME.log
 # must exit RC and hold back FOREIGN KCSAN titles (host only, no guest)
 scan() {
-	local fix=$FWQ_TOP/scripts/selfcheck/console/$1.log rc n
+	local fix=$FWQ_TOP/tests/selfcheck/console/$1.log rc n
 
 	"$FWQ_TOP/scripts/console-scan.sh" --foreign "$out/scan-$1.foreign" \
 		< "$fix" > "$out/scan-$1.badness"
