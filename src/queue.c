@@ -232,7 +232,7 @@ retry:
 			list_del_init(&pwq->pending_node);
 		else
 			list_move_tail(&pwq->pending_node, &nna->pending_pwqs);
-		fwq_kick_pool(pwq->pool, wb, pwq->wq, FWQ_SITE_QUEUE);
+		fwq_kick_pool(pwq->pool, wb, pwq->wq, FWQ_SITE_ACTIVATE);
 	}
 out_unlock:
 	raw_spin_unlock(&nna->lock);
@@ -255,7 +255,7 @@ static void fwq_pwq_dec_nr_active(struct fwq_pwq *pwq,
 
 	if (!nna) {
 		if (fwq_pwq_activate_first_inactive(pwq, false))
-			fwq_kick_pool(pool, wb, pwq->wq, FWQ_SITE_QUEUE);
+			fwq_kick_pool(pool, wb, pwq->wq, FWQ_SITE_ACTIVATE);
 		return;
 	}
 

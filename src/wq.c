@@ -219,7 +219,7 @@ static void fwq_wq_adjust_max_active(struct fwq_workqueue *wq)
 			if (fwq_pwq_activate_first_inactive(pwq, true)) {
 				activated = true;
 				fwq_kick_pool(pwq->pool, &wb, wq,
-					      FWQ_SITE_QUEUE);
+					      FWQ_SITE_ACTIVATE);
 			}
 			fwq_pool_unlock_irq_issue(pwq->pool, &wb);
 		}

@@ -15,8 +15,10 @@ struct fwq_workqueue;
 
 /**
  * enum fwq_wake_site - where a worker wakeup was issued
- * @FWQ_SITE_QUEUE: __queue_work and activation of inactive work
+ * @FWQ_SITE_QUEUE: __queue_work
  * @FWQ_SITE_CHAIN: the chain kick in process_one_work
+ * @FWQ_SITE_ACTIVATE: an inactive item made active outside __queue_work:
+ *	a freed nr_active slot handed to it, or max_active raised
  * @FWQ_SITE_CM: per-CPU concurrency management (a worker went to sleep)
  * @FWQ_SITE_FLUSH: the completion that ends a flusher's wait (the last
  *	item of a flush color, the flusher cascade, a flush_work barrier)
@@ -32,6 +34,7 @@ struct fwq_workqueue;
 enum fwq_wake_site {
 	FWQ_SITE_QUEUE,
 	FWQ_SITE_CHAIN,
+	FWQ_SITE_ACTIVATE,
 	FWQ_SITE_CM,
 	FWQ_SITE_FLUSH,
 	FWQ_SITE_RELEASE,

@@ -77,6 +77,7 @@
 #define FWQ_WAKE_SITES(X)						\
 	X(QUEUE,	queue)						\
 	X(CHAIN,	chain)						\
+	X(ACTIVATE,	activate)					\
 	X(CM,		cm)						\
 	X(FLUSH,	flush)						\
 	X(RELEASE,	release)					\
