@@ -278,7 +278,78 @@ out:
 	fwq_destroy_workqueue(wq);
 }
 
+#define WC_FANOUT	64
+#define WC_FANOUT_TRIES	3
+
+/*
+ * H4 (docs/hazards.md): kicks that come before the picked worker runs.
+ * WC_FANOUT items go to a per-CPU workqueue, queued with preemption off on
+ * the CPU whose pool serves them, so that no worker of that pool runs in
+ * between: each queueing finds work waiting and no worker running, and
+ * kicks. A design that leaves the picked worker on the idle list (wake=
+ * locked, wakeq or pick with kicked_list=off), or parks it where a pick
+ * looks first (kicked_list=on), picks the same worker every time: one
+ * wakeup at the queue site per item. wake=claim with kicked_list=off
+ * takes each picked worker off the idle list, so each kick takes another
+ * idle worker until none is left: fewer wakeups than items, since the
+ * pool has fewer idle workers than WC_FANOUT. A worker of the pool that
+ * has not gone idle yet (the last item of a burst just ran) counts as
+ * running and holds back every kick, so a burst that found one is run
+ * again, after a pause, up to WC_FANOUT_TRIES times.
+ */
+static void test_burst_fanout(struct fwq_ktap_test *t)
+{
+	struct fwqt_done_item *items;
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	struct fwq_wq_stats a;
+	u64 n = 0, total;
+	int cpu, i, try;
+	bool claims;
+
+	fwqt_variant(t, &v, WK);
+	claims = v.wake == FWQ_WAKE_CLAIM && v.kicked == FWQ_KICKED_OFF;
+	wq = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
+	if (!wq)
+		return;
+	items = kcalloc(WC_FANOUT, sizeof(*items), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, items))
+		goto out;
+	for (i = 0; i < WC_FANOUT; i++)
+		fwqt_done_item_init(&items[i]);
+
+	for (try = 1; try <= WC_FANOUT_TRIES; try++) {
+		for (i = 0; i < WC_FANOUT; i++)
+			reinit_completion(&items[i].done);
+		msleep(20);	/* the pool's workers go idle */
+		fwq_workqueue_get_stats(wq, &a);
+		cpu = get_cpu();
+		for (i = 0; i < WC_FANOUT; i++)
+			FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &items[i].work));
+		put_cpu();
+		for (i = 0; i < WC_FANOUT; i++)
+			if (!fwqt_wait(t, &items[i].done, "fan-out item"))
+				goto free;
+		fwq_flush_workqueue(wq);
+		n = wc_counted(wq, &a, FWQ_SITE_QUEUE,
+			       "burst before the worker runs", &total);
+		if (claims) {
+			/* a new worker per kick, until none is idle */
+			FWQ_EXPECT(t, n < WC_FANOUT);
+		} else if (n == WC_FANOUT) {
+			break;	/* the same worker, re-picked per kick */
+		}
+	}
+	if (!claims)
+		FWQ_EXPECT_EQ(t, n, WC_FANOUT);
+free:
+	kfree(items);
+out:
+	fwq_destroy_workqueue(wq);
+}
+
 FWQ_KTAP_SUITE(fwq_suite_wakecount, "fwq_wakecount",
 	       FWQT_CASE("deferred_wake_not_under_pool_lock",
 			 test_wakeups_outside_lock, WK),
-	       FWQT_CASE("every_wakeup_counted", test_every_wakeup_counted, W));
+	       FWQT_CASE("every_wakeup_counted", test_every_wakeup_counted, W),
+	       FWQT_CASE("burst_fanout", test_burst_fanout, WK));
