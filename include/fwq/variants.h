@@ -37,7 +37,8 @@
 #define FWQ_WAKE_VARIANTS(X)						\
 	X(LOCKED,	locked,		fwq_wake_locked_ops,	off)	\
 	X(WAKEQ,	wakeq,		fwq_wake_wakeq_ops,	on)	\
-	X(CLAIM,	claim,		fwq_wake_claim_ops,	off)
+	X(CLAIM,	claim,		fwq_wake_claim_ops,	off)	\
+	X(PICK,		pick,		fwq_wake_pick_ops,	off)
 
 #define FWQ_KICKED_VARIANTS(X)						\
 	X(OFF,		off,		fwq_kicked_off_ops)		\
