@@ -50,7 +50,7 @@ const char * const fwq_affn_scope_names[FWQ_AFFN_NR_TYPES] = {
 EXPORT_SYMBOL_GPL(fwq_affn_scope_names);
 
 /* Defaults: the merged design for wake, and mainline as of 2026 for flush. */
-int fwq_param_wake = FWQ_WAKE_CLAIM;
+int fwq_param_wake = FWQ_WAKE_PICK;
 int fwq_param_kicked = FWQ_KICKED_OFF;
 int fwq_param_flush = FWQ_FLUSH_COALESCE;
 int fwq_param_affn_scope = FWQ_AFFN_CACHE_SHARD;
@@ -284,7 +284,7 @@ FWQ_NAME_PARAM(fwq_scope_param, fwq_affn_scope_names, FWQ_AFFN_NR_TYPES,
 
 module_param_cb(wake, &fwq_wake_param.ops, &fwq_param_wake, 0644);
 MODULE_PARM_DESC(wake, "default wake variant, one of:"
-		 FWQ_WAKE_VARIANTS(__FWQ_VARIANT_NAME_STR) " (default claim)");
+		 FWQ_WAKE_VARIANTS(__FWQ_VARIANT_NAME_STR) " (default pick)");
 module_param_cb(kicked_list, &fwq_kicked_param.ops, &fwq_param_kicked, 0644);
 MODULE_PARM_DESC(kicked_list, "default kicked_list variant, one of:"
 		 FWQ_KICKED_VARIANTS(__FWQ_VARIANT_NAME_STR) " (default off)");

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: wake=claim, the deferred wakeup as merged, a later revision than
- * the v2 that README.md cites: the worker is claimed under pool->lock
- * (moved off idle_list, out of the idle cull's reach) and woken with
- * wake_up_process() after the unlock, without a task reference (see the
- * task lifetime rule in src/wake.c).
+ * fwq: wake=claim, the fix for the idle-cull race (docs/hazards.md, H1)
+ * proposed in review of the deferred-wakeup series, instead of v2's
+ * kicked list: the worker is claimed under pool->lock (moved off
+ * idle_list, out of the idle cull's reach) and woken with
+ * wake_up_process() after the unlock, at every kick site, without a task
+ * reference (see the task lifetime rule in src/wake.c). Linux 7.3 merged
+ * neither: it leaves the picked worker on idle_list (wake=pick).
  */
 #include "ops.h"
 
@@ -25,6 +27,6 @@ static void fwq_wake_claim_kick(struct fwq_pool *pool,
 }
 
 const struct fwq_wake_ops fwq_wake_claim_ops = {
-	.desc = "the worker claimed under pool->lock, woken after the unlock (as merged)",
+	.desc = "the worker claimed off the idle list, woken after the unlock (all sites)",
 	.kick = fwq_wake_claim_kick,
 };
