@@ -49,10 +49,10 @@ const char * const fwq_affn_scope_names[FWQ_AFFN_NR_TYPES] = {
 };
 EXPORT_SYMBOL_GPL(fwq_affn_scope_names);
 
-/* Defaults: the merged design for wake, and mainline as of 2026 for flush. */
-int fwq_param_wake = FWQ_WAKE_PICK;
-int fwq_param_kicked = FWQ_KICKED_OFF;
-int fwq_param_flush = FWQ_FLUSH_COALESCE;
+/* Defaults: Linux 7.3's own design, the "mainline" variant */
+int fwq_param_wake = FWQ_MAINLINE_WAKE;
+int fwq_param_kicked = FWQ_MAINLINE_KICKED;
+int fwq_param_flush = FWQ_MAINLINE_FLUSH;
 int fwq_param_affn_scope = FWQ_AFFN_CACHE_SHARD;
 
 /*
@@ -178,9 +178,16 @@ int fwq_variant_parse(const char *s, struct fwq_variant *v)
 		key = s;
 		while (*s && *s != '=' && !fwq_is_sep(*s))
 			s++;
-		if (*s != '=')
-			return -EINVAL;
 		klen = s - key;
+		if (*s != '=') {
+			static const struct fwq_variant mainline =
+				FWQ_VARIANT_MAINLINE;
+
+			if (klen != 8 || strncmp(key, "mainline", 8))
+				return -EINVAL;
+			n = mainline;
+			continue;
+		}
 		val = ++s;
 		while (*s && !fwq_is_sep(*s))
 			s++;

@@ -19,9 +19,9 @@
  * enum fwq_wake: where the worker wakeup of a kick is issued (the deferred
  * wakeup series, "workqueue: Shrink the lock time", README.md): under
  * pool->lock (locked), after the unlock through a private wake queue
- * (wakeq), or after the unlock on a worker claimed under the lock (claim,
- * as merged). The choice applies to the enqueue path and to the chain kick
- * in process_one_work alike.
+ * (wakeq), after the unlock on a worker claimed under the lock, at every
+ * kick site (claim), or, as Linux 7.3 does, after the unlock at the
+ * enqueue and chain sites only, on a worker left on the idle list (pick).
  */
 enum fwq_wake {
 	FWQ_WAKE_VARIANTS(__FWQ_WAKE_ENUM)
@@ -66,6 +66,18 @@ struct fwq_variant {
 	enum fwq_flush flush;
 };
 
+/*
+ * The named variant "mainline": Linux 7.3's own workqueue, which
+ * fwq_variant_parse() accepts by this name and the module parameters give
+ * by default.
+ */
+#define FWQ_MAINLINE_WAKE	FWQ_WAKE_PICK
+#define FWQ_MAINLINE_KICKED	FWQ_KICKED_OFF
+#define FWQ_MAINLINE_FLUSH	FWQ_FLUSH_COALESCE
+#define FWQ_VARIANT_MAINLINE	{ .wake = FWQ_MAINLINE_WAKE,		\
+				  .kicked = FWQ_MAINLINE_KICKED,	\
+				  .flush = FWQ_MAINLINE_FLUSH }
+
 /**
  * fwq_default_variant - the variant given by the module parameters
  * @v: filled in
@@ -76,7 +88,9 @@ void fwq_default_variant(struct fwq_variant *v);
  * fwq_variant_parse - parse a variant string
  * @s: "wake=NAME,kicked_list=NAME,flush=NAME" with the names of the
  *	registry (<fwq/variants.h>; debugfs "variants" lists them); any
- *	subset, in any order, separated by commas or spaces
+ *	subset, in any order, separated by commas or spaces. The word
+ *	"mainline" stands for FWQ_VARIANT_MAINLINE's three keys, which
+ *	later keys may override ("mainline,flush=active").
  * @v: updated with the keys present in @s; unchanged on error
  *
  * Return: 0, or -EINVAL for an unknown key or value.

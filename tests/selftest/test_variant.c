@@ -19,8 +19,8 @@ static bool fwqt_variant_eq(const struct fwq_variant *a,
 }
 
 /*
- * Invariant: fwq_variant_str() and fwq_variant_parse() round-trip every one
- * of the 18 variants, and parsing one key leaves the other axes untouched.
+ * Invariant: fwq_variant_str() and fwq_variant_parse() round-trip every
+ * variant, and parsing one key leaves the other axes untouched.
  */
 static void test_variant_roundtrip(struct fwq_ktap_test *t)
 {
@@ -59,7 +59,8 @@ static void test_variant_rejects_bad(struct fwq_ktap_test *t)
 		"wake", "wake=", "wake=lock", "wake=lockedx", "wake=LOCKED",
 		"kicked_list=maybe", "flush=eac", "=locked",
 		"nosuchkey=1", "wake=claim,flush=all", "wake=claim;flush=each",
-		"flush", "kicked_lis=on", "wake = claim",
+		"flush", "kicked_lis=on", "wake = claim", "mainlin",
+		"mainlinex", "mainline=1", "mainline,wake=none",
 	};
 	const struct fwq_variant orig = {
 		.wake = FWQ_WAKE_WAKEQ, .kicked = FWQ_KICKED_ON,
@@ -84,6 +85,33 @@ static void test_variant_rejects_bad(struct fwq_ktap_test *t)
 	FWQ_EXPECT(t, !strcmp(fwq_wake_name(FWQ_WAKE_NR), "invalid"));
 	FWQ_EXPECT(t, !strcmp(fwq_kicked_name(FWQ_KICKED_NR), "invalid"));
 	FWQ_EXPECT(t, !strcmp(fwq_flush_name(FWQ_FLUSH_NR), "invalid"));
+}
+
+/*
+ * Invariant: the word "mainline" is Linux 7.3's design, wake=pick,
+ * kicked_list=off, flush=coalesce, whatever the variant held before; keys
+ * after it override it, keys before it do not survive it.
+ */
+static void test_variant_mainline(struct fwq_ktap_test *t)
+{
+	const struct fwq_variant mainline = {
+		.wake = FWQ_WAKE_PICK, .kicked = FWQ_KICKED_OFF,
+		.flush = FWQ_FLUSH_COALESCE,
+	};
+	struct fwq_variant v = {
+		.wake = FWQ_WAKE_WAKEQ, .kicked = FWQ_KICKED_ON,
+		.flush = FWQ_FLUSH_ACTIVE,
+	};
+
+	FWQ_EXPECT_EQ(t, fwq_variant_parse("mainline", &v), 0);
+	FWQ_EXPECT(t, fwqt_variant_eq(&v, &mainline));
+
+	FWQ_EXPECT_EQ(t, fwq_variant_parse("mainline,flush=active", &v), 0);
+	FWQ_EXPECT_EQ(t, v.wake, FWQ_WAKE_PICK);
+	FWQ_EXPECT_EQ(t, v.flush, FWQ_FLUSH_ACTIVE);
+
+	FWQ_EXPECT_EQ(t, fwq_variant_parse("wake=locked mainline", &v), 0);
+	FWQ_EXPECT(t, fwqt_variant_eq(&v, &mainline));
 }
 
 /*
@@ -126,5 +154,7 @@ FWQ_KTAP_SUITE(fwq_suite_variant, "fwq_variant",
 			 test_variant_roundtrip, WKF),
 	       { .name = "variant_parse_rejects_bad_input",
 		 .run = test_variant_rejects_bad },
+	       { .name = "variant_mainline",
+		 .run = test_variant_mainline },
 	       { .name = "scope_names_match_exactly",
 		 .run = test_scope_names_exact });
