@@ -232,7 +232,14 @@ retry:
 			list_del_init(&pwq->pending_node);
 		else
 			list_move_tail(&pwq->pending_node, &nna->pending_pwqs);
-		fwq_kick_pool(pwq->pool, wb, pwq->wq, FWQ_SITE_ACTIVATE);
+		/*
+		 * Kick only another pool, as mainline: in the caller's own
+		 * pool the worker that freed the slot (or the one already
+		 * kicked for the item it took back) runs the item next.
+		 */
+		if (pwq->pool != caller_pool)
+			fwq_kick_pool(pwq->pool, wb, pwq->wq,
+				      FWQ_SITE_ACTIVATE);
 	}
 out_unlock:
 	raw_spin_unlock(&nna->lock);
@@ -253,9 +260,9 @@ static void fwq_pwq_dec_nr_active(struct fwq_pwq *pwq,
 	pwq->nr_active--;
 	fwq_check(pwq->nr_active >= 0, "pwq nr_active negative");
 
+	/* per CPU: the item lands in this pool; no kick, as above */
 	if (!nna) {
-		if (fwq_pwq_activate_first_inactive(pwq, false))
-			fwq_kick_pool(pool, wb, pwq->wq, FWQ_SITE_ACTIVATE);
+		fwq_pwq_activate_first_inactive(pwq, false);
 		return;
 	}
 

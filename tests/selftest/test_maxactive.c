@@ -372,6 +372,71 @@ static void test_raise_max_active(struct fwq_ktap_test *t)
 	}
 }
 
+#define AK_ITEMS	32
+#define AK_WARM		4
+
+/*
+ * Invariant (as Linux 7.3): an item activated in the pool of the worker
+ * that freed its nr_active slot is not kicked for, since that worker runs
+ * it next. AK_ITEMS items on an unbound workqueue of one pod with
+ * max_active 1, whose pool a wider workqueue of the same attrs has filled
+ * with idle workers, count no wakeup at the activate site. (fwq kicked
+ * there, and an idle worker woke for each item to find it taken.)
+ */
+static void test_activation_no_self_kick(struct fwq_ktap_test *t)
+{
+	struct fwqt_blocker warm[AK_WARM];
+	struct fwqt_done_item *items;
+	struct fwq_workqueue *wq = NULL, *wide;
+	struct fwq_wq_stats a, b;
+	struct fwq_variant v;
+	u64 n;
+	int i;
+
+	fwqt_variant(t, &v, W);
+	items = kcalloc(AK_ITEMS, sizeof(*items), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, items))
+		return;
+	/* the same attrs, so the same pool: the wide one gives it workers */
+	wide = fwqt_alloc_unbound(t, &v, 0, AK_WARM, FWQ_AFFN_SYSTEM, 0);
+	if (!wide)
+		goto out;
+	wq = fwqt_alloc_unbound(t, &v, 0, 1, FWQ_AFFN_SYSTEM, 0);
+	if (!wq)
+		goto out;
+	for (i = 0; i < AK_WARM; i++) {
+		fwqt_blocker_init(&warm[i]);
+		FWQ_EXPECT(t, fwq_queue_work(wide, &warm[i].work));
+	}
+	for (i = 0; i < AK_WARM; i++)
+		fwqt_wait(t, &warm[i].started, "warm-up item start");
+	for (i = 0; i < AK_WARM; i++)
+		fwqt_blocker_open(&warm[i]);
+	fwq_flush_workqueue(wide);
+
+	fwq_workqueue_get_stats(wq, &a);
+	for (i = 0; i < AK_ITEMS; i++) {
+		fwqt_done_item_init(&items[i]);
+		FWQ_EXPECT(t, fwq_queue_work(wq, &items[i].work));
+	}
+	for (i = 0; i < AK_ITEMS; i++)
+		if (!fwqt_wait(t, &items[i].done, "chained item"))
+			break;
+	fwq_flush_workqueue(wq);
+	fwq_workqueue_get_stats(wq, &b);
+	n = b.wakeups[FWQ_SITE_ACTIVATE][0] + b.wakeups[FWQ_SITE_ACTIVATE][1] -
+	    a.wakeups[FWQ_SITE_ACTIVATE][0] - a.wakeups[FWQ_SITE_ACTIVATE][1];
+	fwq_ktap_diag("%d items, max_active 1: %llu wakeups at the activate site",
+		      AK_ITEMS, n);
+	FWQ_EXPECT_EQ(t, n, 0);
+out:
+	if (wq)
+		fwq_destroy_workqueue(wq);
+	if (wide)
+		fwq_destroy_workqueue(wide);
+	kfree(items);
+}
+
 FWQ_KTAP_SUITE(fwq_suite_maxactive, "fwq_maxactive",
 	       FWQT_CASE("percpu_max_active_per_cpu",
 			 test_percpu_max_active, W),
@@ -380,4 +445,6 @@ FWQ_KTAP_SUITE(fwq_suite_maxactive, "fwq_maxactive",
 	       FWQT_CASE("unbound_max_active_every_node",
 			 test_unbound_every_node, W),
 	       FWQT_CASE("raise_max_active_activates",
-			 test_raise_max_active, W));
+			 test_raise_max_active, W),
+	       FWQT_CASE("activation_no_self_kick",
+			 test_activation_no_self_kick, W));
