@@ -116,32 +116,49 @@ static int __fwq_cancel_work(struct fwq_work *work, bool is_dwork,
 	return ret;
 }
 
-/* drop one disable level; true when the item is enabled again */
-static bool fwq_enable_work(struct fwq_work *work)
+/*
+ * Drop one disable level; true when the item is enabled again. An item
+ * that is not disabled is API misuse: one log line, and nothing changes.
+ */
+static bool __fwq_enable_work(struct fwq_work *work)
 {
 	unsigned long flags, data, depth;
 
 	fwq_work_grab_pending(work, false, &flags);
 	data = fwq_work_data(work);
 	depth = fwq_offq_disable(data);
-	if (depth)
+	if (depth) {
 		depth--;
+	} else {
+		atomic64_inc(&fwq_misuse_count);
+		pr_err_ratelimited("enable of %ps, which is not disabled\n",
+				   work->func);
+	}
 	fwq_set_work_pool_and_clear_pending(work, fwq_offq_pool_id(data),
 					    depth);
 	local_irq_restore(flags);
 	return !depth;
 }
 
-static bool __fwq_cancel_work_sync(struct fwq_work *work, bool is_dwork)
+/* disable and wait for a running instance; the sync forms' first half */
+static int __fwq_disable_work_sync(struct fwq_work *work, bool is_dwork)
 {
 	int ret;
 
 	might_sleep();
 	ret = __fwq_cancel_work(work, is_dwork, true);
+	if (ret >= 0)
+		__fwq_flush_work(work, true);
+	return ret;
+}
+
+static bool __fwq_cancel_work_sync(struct fwq_work *work, bool is_dwork)
+{
+	int ret = __fwq_disable_work_sync(work, is_dwork);
+
 	if (ret < 0)
 		return false;
-	__fwq_flush_work(work, true);
-	fwq_enable_work(work);
+	__fwq_enable_work(work);
 	return ret;
 }
 
@@ -168,6 +185,42 @@ bool fwq_cancel_delayed_work_sync(struct fwq_delayed_work *dwork)
 	return __fwq_cancel_work_sync(&dwork->work, true);
 }
 EXPORT_SYMBOL_GPL(fwq_cancel_delayed_work_sync);
+
+bool fwq_disable_work(struct fwq_work *work)
+{
+	return __fwq_cancel_work(work, false, true) > 0;
+}
+EXPORT_SYMBOL_GPL(fwq_disable_work);
+
+bool fwq_disable_work_sync(struct fwq_work *work)
+{
+	return __fwq_disable_work_sync(work, false) > 0;
+}
+EXPORT_SYMBOL_GPL(fwq_disable_work_sync);
+
+bool fwq_enable_work(struct fwq_work *work)
+{
+	return __fwq_enable_work(work);
+}
+EXPORT_SYMBOL_GPL(fwq_enable_work);
+
+bool fwq_disable_delayed_work(struct fwq_delayed_work *dwork)
+{
+	return __fwq_cancel_work(&dwork->work, true, true) > 0;
+}
+EXPORT_SYMBOL_GPL(fwq_disable_delayed_work);
+
+bool fwq_disable_delayed_work_sync(struct fwq_delayed_work *dwork)
+{
+	return __fwq_disable_work_sync(&dwork->work, true) > 0;
+}
+EXPORT_SYMBOL_GPL(fwq_disable_delayed_work_sync);
+
+bool fwq_enable_delayed_work(struct fwq_delayed_work *dwork)
+{
+	return __fwq_enable_work(&dwork->work);
+}
+EXPORT_SYMBOL_GPL(fwq_enable_delayed_work);
 
 bool fwq_mod_delayed_work_on(int cpu, struct fwq_workqueue *wq,
 			     struct fwq_delayed_work *dwork,

@@ -566,6 +566,68 @@ bool fwq_cancel_delayed_work(struct fwq_delayed_work *dwork);
  */
 bool fwq_cancel_delayed_work_sync(struct fwq_delayed_work *dwork);
 
+/**
+ * fwq_disable_work - cancel a work item and disable it
+ * @work: the work item
+ *
+ * Cancels @work as fwq_cancel_work() does and raises its disable depth:
+ * queueing it fails (returns %false) until as many fwq_enable_work()
+ * calls have lowered the depth to 0 again. A depth past its maximum is
+ * refused with one log line and leaves it unchanged.
+ *
+ * Context: any.
+ * Return: %true if @work was pending.
+ */
+bool fwq_disable_work(struct fwq_work *work);
+
+/**
+ * fwq_disable_work_sync - disable a work item and wait for it to finish
+ * @work: the work item
+ *
+ * As fwq_disable_work(), then waits for a running instance.
+ *
+ * Context: may sleep.
+ * Return: %true if @work was pending.
+ */
+bool fwq_disable_work_sync(struct fwq_work *work);
+
+/**
+ * fwq_enable_work - undo one fwq_disable_work()
+ * @work: the work item
+ *
+ * Enabling an item that is not disabled is refused with one log line and
+ * changes nothing.
+ *
+ * Context: any.
+ * Return: %true if @work can be queued again (its disable depth is 0).
+ */
+bool fwq_enable_work(struct fwq_work *work);
+
+/**
+ * fwq_disable_delayed_work - fwq_disable_work() for a delayed work item
+ * @dwork: the delayed work item
+ *
+ * Return: %true if @dwork was pending (its timer armed, or queued).
+ */
+bool fwq_disable_delayed_work(struct fwq_delayed_work *dwork);
+
+/**
+ * fwq_disable_delayed_work_sync - fwq_disable_work_sync() for a delayed item
+ * @dwork: the delayed work item
+ *
+ * Context: may sleep.
+ * Return: %true if @dwork was pending.
+ */
+bool fwq_disable_delayed_work_sync(struct fwq_delayed_work *dwork);
+
+/**
+ * fwq_enable_delayed_work - fwq_enable_work() for a delayed work item
+ * @dwork: the delayed work item
+ *
+ * Return: %true if @dwork can be queued again.
+ */
+bool fwq_enable_delayed_work(struct fwq_delayed_work *dwork);
+
 /* fwq_work_busy() flags */
 enum {
 	FWQ_BUSY_PENDING	= 1 << 0,

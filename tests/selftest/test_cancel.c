@@ -263,10 +263,88 @@ static void test_cancel_race_accounting(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
+struct dis_item {
+	struct fwq_delayed_work dwork;
+	atomic_t runs;
+};
+
+static void dis_fn(struct fwq_work *work)
+{
+	struct dis_item *it = container_of(to_fwq_delayed_work(work),
+					   struct dis_item, dwork);
+
+	atomic_inc(&it->runs);
+}
+
+/*
+ * Invariant: fwq_disable_work() cancels a pending item and keeps it from
+ * being queued until as many fwq_enable_work() calls have undone it; the
+ * sync form disables an idle item too; the delayed forms do the same for
+ * a delayed item whose timer is armed. Enabling an item that is not
+ * disabled is refused (one log line, counted as misuse) and changes
+ * nothing.
+ */
+static void test_disable_enable(struct fwq_ktap_test *t)
+{
+	struct fwqt_blocker head, x;
+	struct fwq_workqueue *wq;
+	struct dis_item d = { .runs = ATOMIC_INIT(0) };
+	long long misuse;
+	int cpu;
+
+	wq = fwqt_case_wq(t, W, FWQ_PERCPU, 1);
+	if (!wq)
+		return;
+	fwqt_blocker_init(&head);
+	fwqt_blocker_init(&x);
+	fwqt_blocker_open(&x);
+	cpu = fwqt_random_online_cpu();
+
+	/* x waits behind head (max_active 1): disabling it cancels it */
+	FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &head.work));
+	fwqt_wait(t, &head.started, "head start");
+	FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &x.work));
+	FWQ_EXPECT(t, fwq_disable_work(&x.work));
+	FWQ_EXPECT(t, !fwq_work_pending(&x.work));
+	FWQ_EXPECT(t, !fwq_queue_work_on(cpu, wq, &x.work));
+	/* twice disabled: one enable is not enough */
+	FWQ_EXPECT(t, !fwq_disable_work(&x.work));
+	FWQ_EXPECT(t, !fwq_enable_work(&x.work));
+	FWQ_EXPECT(t, !fwq_queue_work_on(cpu, wq, &x.work));
+	FWQ_EXPECT(t, fwq_enable_work(&x.work));
+	/* an enable too many: refused, counted, still enabled */
+	misuse = fwqt_debug_counter("misuse");
+	FWQ_EXPECT(t, fwq_enable_work(&x.work));
+	FWQ_EXPECT_EQ(t, fwqt_debug_counter("misuse"), misuse + 1);
+	FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &x.work));
+	fwqt_blocker_open(&head);
+	fwq_flush_workqueue(wq);
+	FWQ_EXPECT_EQ(t, atomic_read(&x.runs), 1);
+
+	/* the sync form on an idle item: nothing pending, disabled all the same */
+	FWQ_EXPECT(t, !fwq_disable_work_sync(&x.work));
+	FWQ_EXPECT(t, !fwq_queue_work_on(cpu, wq, &x.work));
+	FWQ_EXPECT(t, fwq_enable_work(&x.work));
+
+	/* a delayed item with its timer armed */
+	FWQ_INIT_DELAYED_WORK(&d.dwork, dis_fn);
+	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d.dwork, 60 * HZ));
+	FWQ_EXPECT(t, fwq_disable_delayed_work(&d.dwork));
+	FWQ_EXPECT(t, !fwq_queue_delayed_work_on(cpu, wq, &d.dwork, 0));
+	FWQ_EXPECT(t, !fwq_disable_delayed_work_sync(&d.dwork));
+	FWQ_EXPECT(t, !fwq_enable_delayed_work(&d.dwork));
+	FWQ_EXPECT(t, fwq_enable_delayed_work(&d.dwork));
+	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d.dwork, 0));
+	fwq_flush_delayed_work(&d.dwork);
+	FWQ_EXPECT_EQ(t, atomic_read(&d.runs), 1);
+	fwq_destroy_workqueue(wq);
+}
+
 FWQ_KTAP_SUITE(fwq_suite_cancel, "fwq_cancel",
 	       FWQT_CASE("cancel_sync_pending", test_cancel_pending, F),
 	       FWQT_CASE("cancel_sync_running", test_cancel_running, F),
 	       FWQT_CASE("cancel_sync_self_requeueing",
 			 test_cancel_self_requeue, F),
 	       FWQT_CASE("cancel_race_accounting",
-			 test_cancel_race_accounting, F));
+			 test_cancel_race_accounting, F),
+	       FWQT_CASE("disable_enable", test_disable_enable, W));
