@@ -133,6 +133,7 @@ static bool fwq_start_flush_work(struct fwq_work *work,
 	fwq_pool_unlock_irq(pool);
 	/* the barrier keeps the pwq, and so @wq, alive */
 	fwq_lockdep_touch_flush_work(work, wq, from_cancel);
+	fwq_check_flush_dependency(wq, work, from_cancel);
 	rcu_read_unlock();
 	return true;
 already_gone:

@@ -87,6 +87,43 @@ static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
 	return wait;
 }
 
+atomic64_t fwq_flush_dependencies;
+
+/**
+ * fwq_check_flush_dependency - log a flush that reclaim could deadlock on
+ * @wq: the workqueue flushed, or the one of the item flushed
+ * @work: the item flushed, or NULL for a flush of @wq
+ * @from_cancel: the flush is a cancel's
+ *
+ * As mainline's check_flush_dependency(): a worker of an FWQ_MEM_RECLAIM
+ * workqueue, or a PF_MEMALLOC task, that waits for a workqueue without
+ * FWQ_MEM_RECLAIM may wait for a worker that memory pressure keeps from
+ * being created. Mainline WARNs once; fwq logs one line and counts it
+ * (debug counter flush_dependency), and the flush goes on.
+ */
+void fwq_check_flush_dependency(struct fwq_workqueue *wq,
+				struct fwq_work *work, bool from_cancel)
+{
+	struct fwq_worker *worker;
+	fwq_work_func_t target = work ? work->func : NULL;
+
+	if (from_cancel || (wq->flags & FWQ_MEM_RECLAIM))
+		return;
+	worker = fwq_current_worker();
+	if (current->flags & PF_MEMALLOC) {
+		atomic64_inc(&fwq_flush_dependencies);
+		pr_warn_ratelimited("PF_MEMALLOC task %d(%s) is flushing !FWQ_MEM_RECLAIM %s:%ps\n",
+				    current->pid, current->comm, wq->name,
+				    target);
+	} else if (worker && worker->current_pwq &&
+		   (worker->current_pwq->wq->flags & FWQ_MEM_RECLAIM)) {
+		atomic64_inc(&fwq_flush_dependencies);
+		pr_warn_ratelimited("FWQ_MEM_RECLAIM %s:%ps is flushing !FWQ_MEM_RECLAIM %s:%ps\n",
+				    worker->current_pwq->wq->name,
+				    worker->current_func, wq->name, target);
+	}
+}
+
 void fwq_flush_workqueue(struct fwq_workqueue *wq)
 {
 	struct fwq_flusher this_flusher = {
@@ -109,6 +146,7 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 				   worker->current_func, wq->name);
 		return;
 	}
+	fwq_check_flush_dependency(wq, NULL, false);
 
 	mutex_lock(&wq->mutex);
 	trace_fwq_flush_start(wq);

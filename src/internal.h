@@ -790,6 +790,10 @@ bool __fwq_queue_delayed_work(int cpu, struct fwq_workqueue *wq,
 			      unsigned long delay);
 bool fwq_clear_pending_if_disabled(struct fwq_work *work);
 
+/* flush.c */
+void fwq_check_flush_dependency(struct fwq_workqueue *wq,
+				struct fwq_work *work, bool from_cancel);
+
 /* barrier.c */
 bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
 

@@ -45,6 +45,7 @@ const struct fwq_debug_counter_ent fwq_debug_counters[] = {
 	{ "watchdog_reports",		&fwq_watchdog_reports },
 	{ "rescuer_requeues",		&fwq_rescuer_requeues },
 	{ "put_walk_waits",		&fwq_put_walk_waits },
+	{ "flush_dependency",		&fwq_flush_dependencies },
 };
 
 const unsigned int fwq_nr_debug_counters = ARRAY_SIZE(fwq_debug_counters);

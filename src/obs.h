@@ -52,6 +52,8 @@ extern atomic64_t fwq_kicked_reaped;
 extern atomic64_t fwq_cull_rekicks;
 /* watchdog.c */
 extern atomic64_t fwq_watchdog_reports;
+/* flush.c: flushes a reclaim path should not make (check_flush_dependency) */
+extern atomic64_t fwq_flush_dependencies;
 /* rescuer.c: a rescuer put a pwq back on the mayday list after a batch */
 extern atomic64_t fwq_rescuer_requeues;
 /* wake.c: wakeups by site, [site][under a pool lock] */

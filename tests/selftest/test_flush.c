@@ -503,6 +503,99 @@ static void test_flush_overflow(struct fwq_ktap_test *t)
 	fwqt_run_on(t, &v, FWQ_PERCPU, 0, ov_run, "percpu");
 }
 
+struct fd_item {
+	struct fwq_work work;
+	struct fwq_workqueue *target_wq;	/* flush this workqueue, or */
+	struct fwq_work *target;		/* this item */
+	struct completion done;
+};
+
+static void fd_fn(struct fwq_work *work)
+{
+	struct fd_item *it = container_of(work, struct fd_item, work);
+
+	if (it->target)
+		fwq_flush_work(it->target);
+	else
+		fwq_flush_workqueue(it->target_wq);
+	complete(&it->done);
+}
+
+/* the flush_dependency count after an item of @from flushes @to */
+static long long fd_run(struct fwq_ktap_test *t, struct fwq_workqueue *from,
+			struct fwq_workqueue *to)
+{
+	struct fd_item it = { .target_wq = to };
+
+	FWQ_INIT_WORK(&it.work, fd_fn);
+	init_completion(&it.done);
+	FWQ_EXPECT(t, fwq_queue_work(from, &it.work));
+	fwqt_wait(t, &it.done, "flushing item");
+	fwq_flush_workqueue(from);
+	return fwqt_debug_counter("flush_dependency");
+}
+
+/*
+ * Invariant (mainline's check_flush_dependency()): an item of an
+ * FWQ_MEM_RECLAIM workqueue that flushes a workqueue without it, or an
+ * item of one, is logged and counted (debug counter flush_dependency),
+ * and the flush still waits; a flush of an FWQ_MEM_RECLAIM workqueue, or
+ * from an item of a workqueue without the flag, is not.
+ */
+static void test_flush_dependency(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *rec, *rec2, *plain, *plain2;
+	struct fwqt_blocker b;
+	struct fd_item it;
+	struct fwq_variant v;
+	long long n;
+	int i;
+
+	if (fwqt_debug_counter("flush_dependency") < 0) {
+		fwq_ktap_diag("fwq.ko has no flush_dependency counter");
+		FWQ_EXPECT(t, false);
+		return;
+	}
+	fwq_default_variant(&v);
+	rec = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM, 0);
+	rec2 = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM, 0);
+	plain = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	plain2 = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	if (!rec || !rec2 || !plain || !plain2)
+		goto out;
+
+	n = fwqt_debug_counter("flush_dependency");
+	FWQ_EXPECT_EQ(t, fd_run(t, rec, plain), n + 1);
+	FWQ_EXPECT_EQ(t, fd_run(t, rec, rec2), n + 1);
+	FWQ_EXPECT_EQ(t, fd_run(t, plain, plain2), n + 1);
+
+	/* flush_work() of a blocked item of @plain, from an item of @rec */
+	fwqt_blocker_init(&b);
+	FWQ_EXPECT(t, fwq_queue_work(plain, &b.work));
+	fwqt_wait(t, &b.started, "blocked item start");
+	it = (struct fd_item){ .target = &b.work };
+	FWQ_INIT_WORK(&it.work, fd_fn);
+	init_completion(&it.done);
+	FWQ_EXPECT(t, fwq_queue_work(rec, &it.work));
+	/* the count moves once the flush waits; 5 s at most */
+	for (i = 0; i < 500 && fwqt_debug_counter("flush_dependency") == n + 1;
+	     i++)
+		usleep_range(10000, 11000);
+	FWQ_EXPECT_EQ(t, fwqt_debug_counter("flush_dependency"), n + 2);
+	FWQ_EXPECT(t, !completion_done(&it.done));
+	fwqt_blocker_open(&b);
+	fwqt_wait(t, &it.done, "flush_work from a reclaim item");
+out:
+	if (plain2)
+		fwq_destroy_workqueue(plain2);
+	if (plain)
+		fwq_destroy_workqueue(plain);
+	if (rec2)
+		fwq_destroy_workqueue(rec2);
+	if (rec)
+		fwq_destroy_workqueue(rec);
+}
+
 FWQ_KTAP_SUITE(fwq_suite_flush, "fwq_flush",
 	       FWQT_CASE("flush_work_waits", test_flush_work_waits, F),
 	       FWQT_CASE("flush_waits_retired_color",
@@ -511,4 +604,6 @@ FWQ_KTAP_SUITE(fwq_suite_flush, "fwq_flush",
 			 test_flush_completeness, F),
 	       FWQT_CASE("flush_not_livelocked", test_flush_not_livelocked, F),
 	       FWQT_CASE("flush_overflow_16plus_flushers",
-			 test_flush_overflow, F));
+			 test_flush_overflow, F),
+	       { .name = "flush_dependency_logged",
+		 .run = test_flush_dependency });
