@@ -90,6 +90,32 @@ static void fwq_lockdep_touch_flush_work(struct fwq_work *work,
 		fwq_lockdep_touch_wq(wq);
 }
 
+/**
+ * fwq_refuse_self_flush - refuse a flush of the item this thread runs
+ * @work: the item to be flushed
+ * @from_cancel: the flush is a cancel's
+ *
+ * The item would wait for itself, whether or not it has queued itself
+ * again (then it has a pwq, and a lookup by pwq finds only the queued
+ * instance, which runs after this one returns): in mainline a sleeping
+ * hang that lockdep reports. fwq touches the same lockdep maps, then
+ * refuses with one log line, counted as misuse.
+ *
+ * Return: true if refused.
+ */
+bool fwq_refuse_self_flush(struct fwq_work *work, bool from_cancel)
+{
+	struct fwq_worker *worker = fwq_current_worker();
+
+	if (likely(!worker || worker->current_work != work))
+		return false;
+	fwq_lockdep_touch_flush_work(work, worker->current_pwq->wq,
+				     from_cancel);
+	atomic64_inc(&fwq_misuse_count);
+	pr_err_ratelimited("%ps flushes itself: refused\n", work->func);
+	return true;
+}
+
 static bool fwq_start_flush_work(struct fwq_work *work,
 				 struct fwq_barrier *barr, bool from_cancel)
 {
@@ -97,6 +123,9 @@ static bool fwq_start_flush_work(struct fwq_work *work,
 	struct fwq_workqueue *wq;
 	struct fwq_pool *pool;
 	struct fwq_pwq *pwq;
+
+	if (fwq_refuse_self_flush(work, from_cancel))
+		return false;
 
 	rcu_read_lock();
 	pool = fwq_get_work_pool(work);
@@ -118,17 +147,6 @@ static bool fwq_start_flush_work(struct fwq_work *work,
 	}
 
 	wq = pwq->wq;
-	if (worker && worker->task == current) {
-		fwq_pool_unlock_irq(pool);
-		/* what lockdep sees in mainline, before the deadlock */
-		fwq_lockdep_touch_flush_work(work, wq, from_cancel);
-		rcu_read_unlock();
-		/* fwq refuses to wait for itself */
-		atomic64_inc(&fwq_misuse_count);
-		pr_err_ratelimited("%ps flushes itself: refused\n", work->func);
-		return false;
-	}
-
 	fwq_insert_wq_barrier(pwq, barr, work, worker);
 	fwq_pool_unlock_irq(pool);
 	/* the barrier keeps the pwq, and so @wq, alive */

@@ -250,6 +250,9 @@ bool fwq_flush_delayed_work(struct fwq_delayed_work *dwork)
 {
 	unsigned long flags;
 
+	/* on itself, with its timer armed: refused before the timer is touched */
+	if (fwq_refuse_self_flush(&dwork->work, false))
+		return false;
 	local_irq_save(flags);
 	if (fwq_timer_delete_sync(&dwork->timer)) {
 		struct fwq_workqueue *wq = dwork->wq;

@@ -131,15 +131,14 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 		.flush_color = -1,
 		.task = current,
 	};
-	struct fwq_worker *worker = fwq_current_worker();
+	struct fwq_worker *worker = fwq_current_worker_of(wq);
 	int next_color;
 
 	might_sleep();
 	init_completion(&this_flusher.done);
 	/* an item of @wq that flushes @wq waits for itself: lockdep sees it */
 	fwq_lockdep_touch_wq(wq);
-	if (unlikely(worker && worker->current_pwq &&
-		     worker->current_pwq->wq == wq)) {
+	if (unlikely(worker)) {
 		/* and fwq refuses it rather than hang the worker for ever */
 		atomic64_inc(&fwq_misuse_count);
 		pr_err_ratelimited("%ps flushes its own workqueue %s: refused\n",
@@ -269,6 +268,28 @@ static u64 fwq_wq_queued_sum(struct fwq_workqueue *wq)
 	return sum;
 }
 
+/**
+ * fwq_refuse_own_item - refuse an item's drain or destroy of its workqueue
+ * @wq: the workqueue drained or destroyed
+ * @what: "drains" or "destroys", for the log line
+ *
+ * An item of @wq would wait for itself: in mainline a sleeping hang. fwq
+ * refuses it with one log line, counted as misuse, and changes nothing.
+ *
+ * Return: true if refused.
+ */
+bool fwq_refuse_own_item(struct fwq_workqueue *wq, const char *what)
+{
+	struct fwq_worker *worker = fwq_current_worker_of(wq);
+
+	if (likely(!worker))
+		return false;
+	atomic64_inc(&fwq_misuse_count);
+	pr_err_ratelimited("%ps %s its own workqueue %s: refused\n",
+			   worker->current_func, what, wq->name);
+	return true;
+}
+
 void fwq_drain_workqueue(struct fwq_workqueue *wq)
 {
 	unsigned int flush_cnt = 0;
@@ -276,6 +297,8 @@ void fwq_drain_workqueue(struct fwq_workqueue *wq)
 	u64 queued;
 
 	might_sleep();
+	if (fwq_refuse_own_item(wq, "drains"))
+		return;
 	mutex_lock(&wq->mutex);
 	if (!wq->nr_drainers++)
 		WRITE_ONCE(wq->flags, wq->flags | __FWQ_DRAINING);

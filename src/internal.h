@@ -733,6 +733,17 @@ void fwq_process_scheduled_works(struct fwq_worker *worker);
 int fwq_worker_thread(void *data);
 struct fwq_worker *fwq_current_worker(void);
 
+/* the fwq worker of this thread if the item it runs is one of @wq's */
+static inline struct fwq_worker *
+fwq_current_worker_of(struct fwq_workqueue *wq)
+{
+	struct fwq_worker *worker = fwq_current_worker();
+
+	if (worker && worker->current_pwq && worker->current_pwq->wq == wq)
+		return worker;
+	return NULL;
+}
+
 /* manager.c */
 extern struct rcuwait fwq_manager_wait;
 struct fwq_worker *fwq_alloc_worker(int node, enum fwq_obj obj);
@@ -791,10 +802,12 @@ bool __fwq_queue_delayed_work(int cpu, struct fwq_workqueue *wq,
 bool fwq_clear_pending_if_disabled(struct fwq_work *work);
 
 /* flush.c */
+bool fwq_refuse_own_item(struct fwq_workqueue *wq, const char *what);
 void fwq_check_flush_dependency(struct fwq_workqueue *wq,
 				struct fwq_work *work, bool from_cancel);
 
 /* barrier.c */
+bool fwq_refuse_self_flush(struct fwq_work *work, bool from_cancel);
 bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
 
 /* wq.c */

@@ -747,7 +747,7 @@ void fwq_destroy_workqueue(struct fwq_workqueue *wq)
 	unsigned int armed;
 
 	might_sleep();
-	if (!wq)
+	if (!wq || fwq_refuse_own_item(wq, "destroys"))
 		return;
 
 	mutex_lock(&wq->mutex);

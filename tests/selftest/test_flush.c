@@ -596,6 +596,107 @@ out:
 		fwq_destroy_workqueue(rec);
 }
 
+enum own_op { OWN_FLUSH, OWN_REQUEUE_FLUSH, OWN_DELAYED_FLUSH, OWN_WQ_FLUSH,
+	      OWN_DRAIN, OWN_DESTROY };
+
+struct own_item {
+	struct fwq_delayed_work dwork;
+	struct fwq_workqueue *wq;
+	enum own_op op;
+	bool ret;
+	atomic_t runs;
+	struct completion done;
+};
+
+static void own_fn(struct fwq_work *work)
+{
+	struct own_item *it = container_of(to_fwq_delayed_work(work),
+					   struct own_item, dwork);
+
+	if (atomic_inc_return(&it->runs) > 1)
+		return;		/* the instance it queued again */
+	switch (it->op) {
+	case OWN_FLUSH:
+		it->ret = fwq_flush_work(work);
+		break;
+	case OWN_REQUEUE_FLUSH:
+		fwq_queue_work(it->wq, work);
+		it->ret = fwq_flush_work(work);
+		break;
+	case OWN_DELAYED_FLUSH:
+		fwq_queue_delayed_work(it->wq, &it->dwork, 60 * HZ);
+		it->ret = fwq_flush_delayed_work(&it->dwork);
+		break;
+	case OWN_WQ_FLUSH:
+		fwq_flush_workqueue(it->wq);
+		break;
+	case OWN_DRAIN:
+		fwq_drain_workqueue(it->wq);
+		break;
+	case OWN_DESTROY:
+		fwq_destroy_workqueue(it->wq);
+		break;
+	}
+	complete(&it->done);
+}
+
+/*
+ * Invariant: an item that would wait for itself is refused, with one log
+ * line counted as misuse, and nothing changes: a flush_work() of itself,
+ * also after it queued itself again, a flush_delayed_work() of itself with
+ * its timer armed again, a flush, a drain or a destroy of its own
+ * workqueue. The workqueue still takes items from outside; an instance it
+ * queued again runs; an armed timer stays armed. (An own drain used to
+ * spin for ever, with every outside enqueue rejected; a flush after a
+ * requeue waited for ever.)
+ */
+static void test_own_item_refused(struct fwq_ktap_test *t)
+{
+	static const char * const names[] = {
+		"flush_work", "requeue+flush_work", "flush_delayed_work",
+		"flush_workqueue", "drain", "destroy",
+	};
+	struct fwq_workqueue *wq;
+	struct fwq_variant v;
+	struct own_item it;
+	long long misuse;
+	int op;
+
+	fwq_default_variant(&v);
+	wq = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	if (!wq)
+		return;
+	for (op = OWN_FLUSH; op <= OWN_DESTROY; op++) {
+		memset(&it, 0, sizeof(it));
+		FWQ_INIT_DELAYED_WORK(&it.dwork, own_fn);
+		init_completion(&it.done);
+		it.wq = wq;
+		it.op = op;
+		misuse = fwqt_debug_counter("misuse");
+		FWQ_EXPECT(t, fwq_queue_work(wq, &it.dwork.work));
+		if (!fwqt_wait(t, &it.done, names[op]))
+			return;		/* a worker hangs: leave the wq be */
+		FWQ_EXPECT(t, !it.ret);
+		if (!FWQ_EXPECT_EQ(t, fwqt_debug_counter("misuse"), misuse + 1))
+			fwq_ktap_diag("%s: not refused once", names[op]);
+		if (op == OWN_DELAYED_FLUSH)
+			FWQ_EXPECT(t, fwq_cancel_delayed_work_sync(&it.dwork));
+		fwq_flush_workqueue(wq);
+		FWQ_EXPECT_EQ(t, atomic_read(&it.runs),
+			      op == OWN_REQUEUE_FLUSH ? 2 : 1);
+		/* still open to items from outside */
+		reinit_completion(&it.done);
+		it.op = OWN_WQ_FLUSH;
+		atomic_set(&it.runs, 0);
+		misuse = fwqt_debug_counter("misuse");
+		FWQ_EXPECT(t, fwq_queue_work(wq, &it.dwork.work));
+		fwqt_wait(t, &it.done, "an item after the refusal");
+		FWQ_EXPECT_EQ(t, fwqt_debug_counter("misuse"), misuse + 1);
+		fwq_flush_workqueue(wq);
+	}
+	fwq_destroy_workqueue(wq);
+}
+
 FWQ_KTAP_SUITE(fwq_suite_flush, "fwq_flush",
 	       FWQT_CASE("flush_work_waits", test_flush_work_waits, F),
 	       FWQT_CASE("flush_waits_retired_color",
@@ -606,4 +707,5 @@ FWQ_KTAP_SUITE(fwq_suite_flush, "fwq_flush",
 	       FWQT_CASE("flush_overflow_16plus_flushers",
 			 test_flush_overflow, F),
 	       { .name = "flush_dependency_logged",
-		 .run = test_flush_dependency });
+		 .run = test_flush_dependency },
+	       { .name = "own_item_refused", .run = test_own_item_refused });
