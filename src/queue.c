@@ -375,14 +375,14 @@ retry:
 	}
 	pool = pwq->pool;
 
-	if (ls)
-		t0 = sched_clock();
-
 	/*
 	 * Non-reentrancy: if the item is still running on its last pool,
 	 * queue it behind that run (on the same pwq), not elsewhere.
 	 */
 	last_pool = fwq_get_work_pool(work);
+	/* lockstat's wait: the lock acquisitions from here on, not the lookups */
+	if (ls)
+		t0 = sched_clock();
 	if (last_pool && last_pool != pool && !(wq->flags & __FWQ_ORDERED)) {
 		struct fwq_worker *worker;
 
