@@ -388,7 +388,11 @@ boot_plan() {
 	echo "fwq_step load_fwq 60 insmod \"\$FWQ_MODDIR/fwq.ko\""
 	echo "fwq_step load_fwq_bench 60 insmod \"\$FWQ_MODDIR/fwq_bench.ko\""
 	echo "fwq_result \"bench-targets: \$(cat /sys/kernel/debug/fwq_bench/targets)\""
+	# the clocksource before and after the suite: a switch shows
+	echo "bench_cs=/sys/devices/system/clocksource/clocksource0/current_clocksource"
+	echo "bench_cs0=\$(cat \$bench_cs 2>/dev/null)"
 	echo "fwq_step bench_suite $2 sh -c '. /tmp/bench-driver.sh && bench_drive < /tmp/bench.specs'"
+	echo "fwq_result \"bench-clocksource: start=\${bench_cs0:-?} end=\$(cat \$bench_cs 2>/dev/null || echo ?)\""
 	echo "fwq_step unload_fwq_bench 60 rmmod fwq_bench"
 	# numbers from an engine that broke its own invariants are void
 	echo "fwq_step consistency 10 fwq_consistency_ok"
@@ -439,6 +443,8 @@ run_boot() {
 		progress "$name" "$before" "$total" "$start"
 		echo >&2
 		grep '^{"schema":"fwq_bench/1"' "$res" >> "$out/results.jsonl"
+		# "LABEL start=CS end=CS" (the report's boot label: BOOT:KERNEL)
+		sed -n "s/^bench-clocksource: /${name/@/:} /p" "$res" >> "$out/clocksource.txt"
 		grep -E '^bench-(error|targets)' "$res" | sed "s/^/fwq: $name: /" >&2
 		[ $rc -eq 0 ] && break
 		fwq_log "boot $name: $(tail -n 1 "$vmout.log")"

@@ -328,11 +328,49 @@ def render(hdr, rows):
     return lines
 
 
+# A boot whose clock read costs more than this many times its lock floor
+# (lock+list_add+unlock) is marked: every sampled latency takes two clock
+# reads, so its latency cells are mostly clock (a TSC the guest dropped for
+# HPET, say).
+SLOW_CLOCK_X = 4.0
+
+
+def clock_x_lock(runs):
+    """Median clock read over median lock floor of @runs, or None."""
+    c = stat([flo(r, "clock_read_ns") for r in runs])
+    lk = stat([flo(r, "lock_list_add_unlock_ns") for r in runs])
+    return div(c and c[0], lk and lk[0])
+
+
+def slow_clock_boots(runs):
+    """The boot labels whose clock read exceeds SLOW_CLOCK_X lock floors."""
+    byboot = defaultdict(list)
+    for r in runs:
+        byboot[r["label"]].append(r)
+    return {lab for lab, rs in byboot.items()
+            if (clock_x_lock(rs) or 0) > SLOW_CLOCK_X}
+
+
+def load_clocksources(outdir):
+    """LABEL -> "start=CS end=CS" from bench.sh's clocksource.txt, if any."""
+    cs = {}
+    try:
+        with open(os.path.join(outdir, "clocksource.txt")) as f:
+            for line in f:
+                lab, _, rest = line.strip().partition(" ")
+                if lab:
+                    cs[lab] = rest
+    except OSError:
+        pass
+    return cs
+
+
 class Data:
     def __init__(self, runs):
         # groups[(cfg, scope)][variant name] -> list of runs
         self.groups = OrderedDict()
         self.kwq = {}
+        self.slow_clock = slow_clock_boots(runs)
         for r in runs:
             scope = r["scope"]
             key = (cfg_key(r), scope)
@@ -379,7 +417,8 @@ def table(data):
             kwq_runs = data.kwq.get(cfg)
             for vn, rs in variants.items():
                 shown = f"kwq-{series(rs[0]['topology']['kernel'])}" if vn == "kwq" else vn
-                row = [cfg[0], str(cfg[1]), cfg[3], scope, shown]
+                boot = cfg[0] + (" (slow clock)" if cfg[0] in data.slow_clock else "")
+                row = [boot, str(cfg[1]), cfg[3], scope, shown]
                 first = True
                 row.append(str(len(rs)))
                 for i, (m, lab, _) in enumerate(mets):
@@ -663,9 +702,11 @@ def fidelity(data):
     return "\n".join(out)
 
 
-def floors(runs):
+def floors(runs, clocksources=None):
     """Medians of every floor field over each boot's runs, with the two
-    floors the table divides by."""
+    floors the table divides by, the clock read in lock floors and the
+    boot's clocksource (bench.sh's clocksource.txt)."""
+    clocksources = clocksources or {}
     fields = list(FLOOR_FIELDS)
     known = {k for k, _ in fields}
     byboot = OrderedDict()
@@ -676,17 +717,26 @@ def floors(runs):
                 known.add(k)
                 fields.append((k, k))
     hdr = ["boot", "runs"] + [f"{lab} ns" for _, lab in fields] + ["lock+wake ns",
-                                                                     "flush floor ns"]
+                                                                     "flush floor ns",
+                                                                     "clock/lock",
+                                                                     "clocksource"]
     rows = []
     for lab, rs in byboot.items():
+        cx = clock_x_lock(rs)
+        mark = " slow" if cx is not None and cx > SLOW_CLOCK_X else ""
         rows.append([lab, str(len(rs))]
                     + [fmt(med_fn(rs, lambda r, k=k: flo(r, k))) for k, _ in fields]
-                    + [fmt(med_fn(rs, lock_wake_floor)), fmt(med_fn(rs, flush_floor))])
+                    + [fmt(med_fn(rs, lock_wake_floor)), fmt(med_fn(rs, flush_floor)),
+                       fmt_x(cx) + mark, clocksources.get(lab, "-")])
     out = ["## Floors", "",
            "Medians over each boot's runs (every run measures them first); \"-\": not in "
            "these runs (an older fwq_bench) or not measurable (remote wake with one CPU). "
            "lock+wake = lock+list_add+unlock + remote wake (S1 p50/(lock+wake)); flush floor "
-           "= mutex pair + spin_irq pair x online nodes (S4a p50/floor).", ""]
+           "= mutex pair + spin_irq pair x online nodes (S4a p50/floor). clock/lock: one "
+           f"clock read in lock floors; above {SLOW_CLOCK_X:.0f}x the boot is marked slow, "
+           "and so are its rows in the tables (\"(slow clock)\"), whose latencies then "
+           "hold two slow clock reads each. clocksource: the guest's before and after the "
+           "suite (the timing preset boots with tsc=reliable).", ""]
     return "\n".join(out + render(hdr, rows)) + "\n"
 
 
@@ -1045,6 +1095,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     outdir = sys.argv[1]
+    clocksources = load_clocksources(outdir)
     runs = load(os.path.join(outdir, "results.jsonl"))
     if not runs:
         print("bench_report: no results in results.jsonl", file=sys.stderr)
@@ -1076,8 +1127,10 @@ def main():
             fl = f"{statistics.median(lfloor[lab]):.1f} ns" if lfloor[lab] else "-"
             f.write(f"- `{lab}`: kernel {t['kernel']}, nr_cpu_ids {t['nr_cpu_ids']}, "
                     f"online CPUs {t['online_cpus']}, nodes {t['online_nodes']}, "
-                    f"floor lock+list_add+unlock median {fl}\n")
-        f.write("\n" + floors(runs) + "\n")
+                    f"floor lock+list_add+unlock median {fl}, "
+                    f"clocksource {clocksources.get(lab, '-')}"
+                    + (" (slow clock)" if lab in data.slow_clock else "") + "\n")
+        f.write("\n" + floors(runs, clocksources) + "\n")
         f.write("Medians over repetitions with [min-max]. " + LEGEND + " Derived columns "
                 "(p50/(lock+wake), p50/floor, rate*p50, queue share): see the notes.\n\n")
         f.write(tab + "\n\n" + (agree + "\n" if agree else "") + cl + "\n\n")
