@@ -288,13 +288,19 @@ static void test_disable_enable(struct fwq_ktap_test *t)
 {
 	struct fwqt_blocker head, x;
 	struct fwq_workqueue *wq;
-	struct dis_item d = { .runs = ATOMIC_INIT(0) };
+	struct dis_item *d;
 	long long misuse;
 	int cpu;
 
-	wq = fwqt_case_wq(t, W, FWQ_PERCPU, 1);
-	if (!wq)
+	/* not on the stack: its timer would be an unannotated stack object */
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, d))
 		return;
+	wq = fwqt_case_wq(t, W, FWQ_PERCPU, 1);
+	if (!wq) {
+		kfree(d);
+		return;
+	}
 	fwqt_blocker_init(&head);
 	fwqt_blocker_init(&x);
 	fwqt_blocker_open(&x);
@@ -327,17 +333,18 @@ static void test_disable_enable(struct fwq_ktap_test *t)
 	FWQ_EXPECT(t, fwq_enable_work(&x.work));
 
 	/* a delayed item with its timer armed */
-	FWQ_INIT_DELAYED_WORK(&d.dwork, dis_fn);
-	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d.dwork, 60 * HZ));
-	FWQ_EXPECT(t, fwq_disable_delayed_work(&d.dwork));
-	FWQ_EXPECT(t, !fwq_queue_delayed_work_on(cpu, wq, &d.dwork, 0));
-	FWQ_EXPECT(t, !fwq_disable_delayed_work_sync(&d.dwork));
-	FWQ_EXPECT(t, !fwq_enable_delayed_work(&d.dwork));
-	FWQ_EXPECT(t, fwq_enable_delayed_work(&d.dwork));
-	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d.dwork, 0));
-	fwq_flush_delayed_work(&d.dwork);
-	FWQ_EXPECT_EQ(t, atomic_read(&d.runs), 1);
+	FWQ_INIT_DELAYED_WORK(&d->dwork, dis_fn);
+	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d->dwork, 60 * HZ));
+	FWQ_EXPECT(t, fwq_disable_delayed_work(&d->dwork));
+	FWQ_EXPECT(t, !fwq_queue_delayed_work_on(cpu, wq, &d->dwork, 0));
+	FWQ_EXPECT(t, !fwq_disable_delayed_work_sync(&d->dwork));
+	FWQ_EXPECT(t, !fwq_enable_delayed_work(&d->dwork));
+	FWQ_EXPECT(t, fwq_enable_delayed_work(&d->dwork));
+	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d->dwork, 0));
+	fwq_flush_delayed_work(&d->dwork);
+	FWQ_EXPECT_EQ(t, atomic_read(&d->runs), 1);
 	fwq_destroy_workqueue(wq);
+	kfree(d);
 }
 
 FWQ_KTAP_SUITE(fwq_suite_cancel, "fwq_cancel",
