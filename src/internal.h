@@ -48,7 +48,8 @@
  *   5. pool->lock (raw, IRQs off). Two pool locks are never held at once.
  *   6. innermost, under pool->lock: fwq_mayday_lock, nna->lock, fpn->lock,
  *      the scheduler's locks of every wakeup issued under a pool lock
- *      (wake=locked's kicks; the kick sites that still wake under the lock
+ *      (wake=locked's kicks; wake=pick's kicks outside the queue and chain
+ *      sites; the kick sites that still wake under the lock
  *      whatever the variant; complete() of a flusher by the last item of
  *      its colour; the manager's rcuwait_wake_up() of a pool's destroyer;
  *      the debugfs stats count them all as "_locked"), timer bases, the

@@ -9,14 +9,18 @@
  * hands it to its wakeup mechanism; the kicked_list design then parks it
  * where it waits until it runs. Both are fixed when the pool is created,
  * and neither tests which design the other axis has. Each design is a
- * file of its own: wake_locked.c, wake_wakeq.c, wake_claim.c,
- * kicked_off.c and kicked_on.c.
+ * file of its own, wake_NAME.c or kicked_NAME.c, listed in the registry
+ * (include/fwq/variants.h).
  *
  * Task lifetime: wake=wakeq holds a reference. wake=claim relies on the
  * claim: a claimed or kicked worker is out of the cull's reach and only
  * pool destruction kills it, which needs the pool's last pwq gone; the
  * wakeup happens inside an RCU read-side section, and a task's final put
- * happens at the earliest one grace period after it exits.
+ * happens at the earliest one grace period after it exits. wake=pick
+ * leaves the worker within the cull's reach and relies on that section
+ * alone: the pick, under pool->lock, and the wakeup, issued before
+ * preemption is on again, are one section, so a worker culled in between
+ * is woken in vain, never after its task is freed (src/wake_pick.c).
  *
  * Every wakeup fwq issues goes through fwq_wake_task(), or is counted by
  * fwq_wake_count() (completions, the pwq release bounce, the manager's
