@@ -25,6 +25,8 @@
 #   vm:K ... and cmd:K ...
 #       the same, on kernel K only (e.g. cmd:6.1 for a lane that does not
 #       depend on the kernel, or that only K can run)
+#   vm:!K ... and cmd:!K ...
+#       the same, on every kernel but K
 # Add a lane by adding a file (e.g. scripts/check.d/30-torture.list).
 # Environment: KERNEL, FLAVOUR, KDIR, KREL (target), FWQ_CHECK_LANES (a
 # glob over lane file names, default "*"), FWQ_CHECK_SKIP_LINT=1 (no lint),
@@ -185,8 +187,13 @@ check_pass() {
 			eval "set -- $line"
 			kind=$1
 			shift
-			# kind:K, a lane of kernel K only
+			# kind:K, a lane of kernel K only; kind:!K, of every
+			# kernel but K
 			case "$kind" in
+			*:!*)
+				[ "${kind#*:!}" != "$kname" ] || continue
+				kind=${kind%%:*}
+				;;
 			*:*)
 				[ "${kind#*:}" = "$kname" ] || continue
 				kind=${kind%%:*}

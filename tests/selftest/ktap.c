@@ -56,7 +56,7 @@ static void fwq_ktap_run_name(const struct fwq_ktap_case *c, unsigned long p,
 /*
  * Does run @p of @c match @filter? The filter is a glob over
  * "suite.case" (every run of the case) or "suite.case.<param name>"
- * (one run).
+ * (one run). A run the case's @param_wanted refuses matches no filter.
  */
 static bool fwq_ktap_match(const char *filter, const char *suite,
 			   const struct fwq_ktap_case *c, unsigned long p)
@@ -64,6 +64,8 @@ static bool fwq_ktap_match(const char *filter, const char *suite,
 	char full[160];
 	int n;
 
+	if (c->nr_params && c->param_wanted && !c->param_wanted(p))
+		return false;
 	if (!filter || !*filter)
 		return true;
 	snprintf(full, sizeof(full), "%s.%s", suite, c->name);

@@ -46,12 +46,15 @@ struct fwq_ktap_test {
  * @nr_params: run @run this many times with param 0..nr_params-1 as
  *	separate results (0 means once, with param 0)
  * @param_name: formats the name of one parameterised run, may be NULL
+ * @param_wanted: whether parameter @param is run at all, may be NULL (every
+ *	parameter is); a run it refuses is neither counted nor printed
  */
 struct fwq_ktap_case {
 	const char *name;
 	void (*run)(struct fwq_ktap_test *t);
 	unsigned int nr_params;
 	void (*param_name)(unsigned long param, char *buf, size_t len);
+	bool (*param_wanted)(unsigned long param);
 };
 
 /**

@@ -17,10 +17,15 @@
 #include "ktap.h"
 
 #include "suites.h"
+#include "util.h"
 
 static char *filter = "";
 module_param(filter, charp, 0444);
 MODULE_PARM_DESC(filter, "glob over suite.case names to run (default: all)");
+
+static char *axes = "wake,kicked,flush";
+module_param(axes, charp, 0444);
+MODULE_PARM_DESC(axes, "variant axes cases vary: wake,kicked,flush, a subset, or none; the rest take fwq's defaults (default: all)");
 
 /* In run order; see suites.h. */
 static const struct fwq_ktap_suite * const fwq_test_suites[] = {
@@ -51,9 +56,14 @@ static int __init fwq_test_init(void)
 {
 	unsigned int passed = 0, failed = 0;
 
+	if (fwqt_set_axes(axes)) {
+		pr_err("fwq_test: invalid parameter axes=%s\n", axes);
+		return -EINVAL;
+	}
 	fwq_ktap_run(fwq_test_suites, ARRAY_SIZE(fwq_test_suites), filter,
 		     &passed, &failed);
-	pr_info("# fwq_test: %u passed, %u failed\n", passed, failed);
+	pr_info("# fwq_test: %u passed, %u failed (axes %s)\n", passed, failed,
+		axes);
 	return failed ? -EINVAL : 0;
 }
 

@@ -149,6 +149,57 @@ static void test_scope_names_exact(struct fwq_ktap_test *t)
 			      "invalid"));
 }
 
+/* The runs of axis set WK that fwqt_wanted_WK() keeps. */
+static unsigned int fwqt_nr_wanted_wk(void)
+{
+	unsigned int n = 0;
+	unsigned long p;
+
+	for (p = 0; p < FWQT_NR_WK; p++)
+		n += fwqt_wanted_WK(p);
+	return n;
+}
+
+/*
+ * fwq_test's axes parameter: a case runs once per value of each axis it
+ * names, once with the default on the others, and a bad value is refused
+ * and changes nothing.
+ */
+static void test_axes_select_runs(struct fwq_ktap_test *t)
+{
+	static const char * const bad[] = {
+		"", "wak", "wake,", ",wake", "wake,,flush", "kicked_list",
+		"all", "wake flush",
+	};
+	unsigned int saved = fwqt_axes;
+	struct fwq_variant def, v;
+	unsigned long p;
+	int i;
+
+	FWQ_EXPECT_EQ(t, fwqt_set_axes("wake,kicked,flush"), 0);
+	FWQ_EXPECT_EQ(t, fwqt_nr_wanted_wk(), FWQT_NR_WK);
+	FWQ_EXPECT_EQ(t, fwqt_set_axes("wake"), 0);
+	FWQ_EXPECT_EQ(t, fwqt_nr_wanted_wk(), FWQ_WAKE_NR);
+	FWQ_EXPECT_EQ(t, fwqt_set_axes("flush,kicked"), 0);
+	FWQ_EXPECT_EQ(t, fwqt_nr_wanted_wk(), FWQ_KICKED_NR);
+	FWQ_EXPECT_EQ(t, fwqt_set_axes("none"), 0);
+	FWQ_EXPECT_EQ(t, fwqt_nr_wanted_wk(), 1);
+	/* the one run left is the defaults' */
+	fwq_default_variant(&def);
+	for (p = 0; p < FWQT_NR_WK; p++) {
+		if (!fwqt_wanted_WK(p))
+			continue;
+		fwqt_variant_of(FWQT_AXES_WK, p, &v);
+		FWQ_EXPECT(t, fwqt_variant_eq(&v, &def));
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (!FWQ_EXPECT_EQ(t, fwqt_set_axes(bad[i]), -EINVAL))
+			fwq_ktap_diag("axes '%s' accepted", bad[i]);
+		FWQ_EXPECT_EQ(t, fwqt_nr_wanted_wk(), 1);
+	}
+	fwqt_axes = saved;
+}
+
 FWQ_KTAP_SUITE(fwq_suite_variant, "fwq_variant",
 	       FWQT_CASE("variant_str_parse_roundtrip",
 			 test_variant_roundtrip, WKF),
@@ -157,4 +208,6 @@ FWQ_KTAP_SUITE(fwq_suite_variant, "fwq_variant",
 	       { .name = "variant_mainline",
 		 .run = test_variant_mainline },
 	       { .name = "scope_names_match_exactly",
-		 .run = test_scope_names_exact });
+		 .run = test_scope_names_exact },
+	       { .name = "axes_select_runs",
+		 .run = test_axes_select_runs });

@@ -98,6 +98,88 @@ void fwqt_name_WKF(unsigned long p, char *buf, size_t len)
 	fwqt_name(FWQT_AXES_WKF, p, buf, len);
 }
 
+/* The axes that vary: FWQT_AX_* bits, set by fwqt_set_axes(). */
+unsigned int fwqt_axes = FWQT_AX_WAKE | FWQT_AX_KICKED | FWQT_AX_FLUSH;
+
+int fwqt_set_axes(const char *s)
+{
+	static const struct {
+		const char *name;
+		unsigned int bit;
+	} words[] = {
+		{ "wake", FWQT_AX_WAKE },
+		{ "kicked", FWQT_AX_KICKED },
+		{ "flush", FWQT_AX_FLUSH },
+		{ "none", 0 },
+	};
+	unsigned int axes = 0, i;
+	const char *w = s;
+
+	while (*w) {
+		size_t len = strcspn(w, ",");
+
+		for (i = 0; i < ARRAY_SIZE(words); i++)
+			if (strlen(words[i].name) == len &&
+			    !strncmp(w, words[i].name, len))
+				break;
+		if (i == ARRAY_SIZE(words))
+			return -EINVAL;
+		axes |= words[i].bit;
+		w += len;
+		if (*w == ',' && *++w == '\0')
+			return -EINVAL;
+	}
+	if (w == s)
+		return -EINVAL;
+	fwqt_axes = axes;
+	return 0;
+}
+
+/*
+ * Is parameter @p of axis set @axes run? Only if each of its axes that
+ * does not vary holds the default.
+ */
+static bool fwqt_wanted(unsigned int axes, unsigned long p)
+{
+	struct fwq_variant v, def;
+	unsigned int fixed = axes & ~fwqt_axes;
+
+	fwq_default_variant(&def);
+	fwqt_variant_of(axes, p, &v);
+	if ((fixed & FWQT_AX_WAKE) && v.wake != def.wake)
+		return false;
+	if ((fixed & FWQT_AX_KICKED) && v.kicked != def.kicked)
+		return false;
+	if ((fixed & FWQT_AX_FLUSH) && v.flush != def.flush)
+		return false;
+	return true;
+}
+
+bool fwqt_wanted_W(unsigned long p)
+{
+	return fwqt_wanted(FWQT_AXES_W, p);
+}
+
+bool fwqt_wanted_WK(unsigned long p)
+{
+	return fwqt_wanted(FWQT_AXES_WK, p);
+}
+
+bool fwqt_wanted_F(unsigned long p)
+{
+	return fwqt_wanted(FWQT_AXES_F, p);
+}
+
+bool fwqt_wanted_WF(unsigned long p)
+{
+	return fwqt_wanted(FWQT_AXES_WF, p);
+}
+
+bool fwqt_wanted_WKF(unsigned long p)
+{
+	return fwqt_wanted(FWQT_AXES_WKF, p);
+}
+
 void __fwqt_variant(struct fwq_ktap_test *t, struct fwq_variant *v,
 		    unsigned int axes)
 {

@@ -61,15 +61,37 @@ void fwqt_name_F(unsigned long p, char *buf, size_t len);
 void fwqt_name_WF(unsigned long p, char *buf, size_t len);
 void fwqt_name_WKF(unsigned long p, char *buf, size_t len);
 
+bool fwqt_wanted_W(unsigned long p);
+bool fwqt_wanted_WK(unsigned long p);
+bool fwqt_wanted_F(unsigned long p);
+bool fwqt_wanted_WF(unsigned long p);
+bool fwqt_wanted_WKF(unsigned long p);
+
+/**
+ * fwqt_set_axes - choose the axes that cases vary
+ * @s: a comma-separated subset of "wake", "kicked" and "flush", or "none"
+ *
+ * A case runs once per combination of the axes of its set that @s names;
+ * an axis @s leaves out takes the fwq module parameter default, so that a
+ * case runs at least once. The default is all three.
+ *
+ * Return: 0, or -EINVAL for a word that is not an axis (nothing changes).
+ */
+int fwqt_set_axes(const char *s);
+/* the FWQT_AX_* bits fwqt_set_axes() chose (the fwq_variant suite's own) */
+extern unsigned int fwqt_axes;
+
 /*
  * FWQT_CASE - a case run once per combination of the axis set @ax (one of
- * W, WK, F, WF, WKF). The body reads its variant with fwqt_variant(t, ax).
+ * W, WK, F, WF, WKF) that fwqt_set_axes() left varying. The body reads its
+ * variant with fwqt_variant(t, ax).
  */
 #define FWQT_CASE(_name, _fn, ax) {					\
 	.name = (_name),						\
 	.run = (_fn),							\
 	.nr_params = FWQT_NR_##ax,				\
 	.param_name = fwqt_name_##ax,					\
+	.param_wanted = fwqt_wanted_##ax,				\
 }
 
 /**
