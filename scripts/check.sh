@@ -161,9 +161,21 @@ check_pass() {
 	kdir=$(fwq_kdir)
 	krel=$(fwq_krel)
 	echo "# target $krel, headers $kdir"
+	unset FWQ_LINT_BUILD_LOG
 	if [ "${FWQ_CHECK_SKIP_BUILD:-0}" != 1 ]; then
-		timed build "$FWQ_CHECK_DIR/build.log" \
-			make -s -j"$(nproc)" modules W=1 || return
+		if [ "${FWQ_CHECK_SKIP_LINT:-0}" != 1 ] &&
+		   command -v sparse > /dev/null; then
+			# lint's W=1+sparse check is this build's log, so
+			# the tree is built once, not twice: built from
+			# clean, every file is compiled and checked
+			make -s clean > /dev/null 2>&1
+			timed build "$FWQ_CHECK_DIR/build.log" \
+				make -s -j"$(nproc)" modules W=1 C=2 || return
+			export FWQ_LINT_BUILD_LOG=$FWQ_CHECK_DIR/build.log
+		else
+			timed build "$FWQ_CHECK_DIR/build.log" \
+				make -s -j"$(nproc)" modules W=1 || return
+		fi
 	fi
 
 	if [ "${FWQ_CHECK_SKIP_LINT:-0}" != 1 ]; then
