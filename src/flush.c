@@ -89,6 +89,19 @@ static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
 
 atomic64_t fwq_flush_dependencies;
 
+/* @worker runs an item of an FWQ_MEM_RECLAIM workqueue */
+static bool fwq_worker_is_mem_reclaim(struct fwq_worker *worker)
+{
+	return worker && worker->current_pwq &&
+	       (worker->current_pwq->wq->flags & FWQ_MEM_RECLAIM);
+}
+
+bool fwq_current_is_mem_reclaim(void)
+{
+	return fwq_worker_is_mem_reclaim(fwq_current_worker());
+}
+EXPORT_SYMBOL_GPL(fwq_current_is_mem_reclaim);
+
 /**
  * fwq_check_flush_dependency - log a flush that reclaim could deadlock on
  * @wq: the workqueue flushed, or the one of the item flushed
@@ -115,8 +128,7 @@ void fwq_check_flush_dependency(struct fwq_workqueue *wq,
 		pr_warn_ratelimited("PF_MEMALLOC task %d(%s) is flushing !FWQ_MEM_RECLAIM %s:%ps\n",
 				    current->pid, current->comm, wq->name,
 				    target);
-	} else if (worker && worker->current_pwq &&
-		   (worker->current_pwq->wq->flags & FWQ_MEM_RECLAIM)) {
+	} else if (fwq_worker_is_mem_reclaim(worker)) {
 		atomic64_inc(&fwq_flush_dependencies);
 		pr_warn_ratelimited("FWQ_MEM_RECLAIM %s:%ps is flushing !FWQ_MEM_RECLAIM %s:%ps\n",
 				    worker->current_pwq->wq->name,

@@ -644,6 +644,20 @@ enum {
 unsigned int fwq_work_busy(struct fwq_work *work);
 
 /**
+ * fwq_current_is_mem_reclaim - is %current running an item of an
+ *	FWQ_MEM_RECLAIM workqueue?
+ *
+ * As Linux 7.3's current_is_workqueue_mem_reclaim(): an item of such a
+ * workqueue must not wait for a workqueue without FWQ_MEM_RECLAIM (fwq
+ * logs it, see fwq_flush_workqueue()); a caller that may end up in such
+ * a wait can use this to defer the work instead of running it inline.
+ *
+ * Return: %true if %current is an fwq worker or rescuer running an item
+ * of an FWQ_MEM_RECLAIM workqueue, %false otherwise.
+ */
+bool fwq_current_is_mem_reclaim(void);
+
+/**
  * fwq_flush_workqueue - wait for every item queued before the call
  * @wq: the workqueue
  *

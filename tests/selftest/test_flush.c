@@ -601,6 +601,62 @@ out:
 		fwq_destroy_workqueue(rec);
 }
 
+struct mr_item {
+	struct fwq_work work;
+	int mem_reclaim;	/* -1 until the item ran */
+	struct completion done;
+};
+
+static void mr_fn(struct fwq_work *work)
+{
+	struct mr_item *it = container_of(work, struct mr_item, work);
+
+	it->mem_reclaim = fwq_current_is_mem_reclaim();
+	complete(&it->done);
+}
+
+/* fwq_current_is_mem_reclaim() from an item of @wq; -1 if it never ran */
+static int mr_run(struct fwq_ktap_test *t, struct fwq_workqueue *wq)
+{
+	struct mr_item it = { .mem_reclaim = -1 };
+
+	FWQ_INIT_WORK(&it.work, mr_fn);
+	init_completion(&it.done);
+	FWQ_EXPECT(t, fwq_queue_work(wq, &it.work));
+	fwqt_wait(t, &it.done, "mem_reclaim item");
+	fwq_flush_workqueue(wq);
+	return it.mem_reclaim;
+}
+
+/*
+ * fwq_current_is_mem_reclaim() (Linux 7.3's
+ * current_is_workqueue_mem_reclaim()): true in an item of an
+ * FWQ_MEM_RECLAIM workqueue, per-CPU or unbound, false in an item of a
+ * workqueue without it and outside any item.
+ */
+static void test_current_is_mem_reclaim(struct fwq_ktap_test *t)
+{
+	struct fwq_workqueue *rec, *rec_pcpu, *plain;
+	struct fwq_variant v;
+
+	fwq_default_variant(&v);
+	rec = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM, 0);
+	rec_pcpu = fwqt_alloc_wq(t, &v, FWQ_MEM_RECLAIM, 0);
+	plain = fwqt_alloc_wq(t, &v, FWQ_UNBOUND, 0);
+	if (rec && rec_pcpu && plain) {
+		FWQ_EXPECT_EQ(t, mr_run(t, rec), 1);
+		FWQ_EXPECT_EQ(t, mr_run(t, rec_pcpu), 1);
+		FWQ_EXPECT_EQ(t, mr_run(t, plain), 0);
+		FWQ_EXPECT(t, !fwq_current_is_mem_reclaim());
+	}
+	if (plain)
+		fwq_destroy_workqueue(plain);
+	if (rec_pcpu)
+		fwq_destroy_workqueue(rec_pcpu);
+	if (rec)
+		fwq_destroy_workqueue(rec);
+}
+
 enum own_op { OWN_FLUSH, OWN_REQUEUE_FLUSH, OWN_DELAYED_FLUSH, OWN_WQ_FLUSH,
 	      OWN_DRAIN, OWN_DESTROY, OWN_NONE };
 
@@ -726,4 +782,6 @@ FWQ_KTAP_SUITE(fwq_suite_flush, "fwq_flush",
 			 test_flush_overflow, F),
 	       { .name = "flush_dependency_logged",
 		 .run = test_flush_dependency },
-	       { .name = "own_item_refused", .run = test_own_item_refused });
+	       { .name = "own_item_refused", .run = test_own_item_refused },
+	       { .name = "current_is_mem_reclaim",
+		 .run = test_current_is_mem_reclaim });
