@@ -5,10 +5,12 @@
 # /usr/local/sbin/fwq-distro-test, run by fwq-distro-test.service), as a user of the fwq-dkms package
 # would: modprobe, fwq-bench on a short suite, /sys/kernel/debug/fwq/,
 # modprobe -r, and two of fwq-bench's errors. fwq_distro=full on the kernel
-# command line runs the suite; fwq_distro=load only loads, reads and
-# unloads; fwq_distro=locked (booted with module.sig_enforce=1
-# lockdown=integrity) produces fwq-bench's lockdown, Secure Boot and
-# missing-headers errors with the real kernel and tools. One "ok N NAME # S s" or "not ok ..." line per test in
+# command line runs the suite; fwq_distro=loadlock loads, reads and
+# unloads, then locks the kernel down as Secure Boot would
+# (module.sig_enforce=1 and lockdown=integrity, both raised at run time,
+# which the kernel allows in that direction only) and produces fwq-bench's
+# lockdown, Secure Boot and missing-headers errors with the real kernel
+# and tools. One "ok N NAME # S s" or "not ok ..." line per test in
 # /root/fwq-distro/tests.txt (and on the console); the directory is written
 # as a tar archive to the second disk, /dev/vdb, then the guest powers off.
 set -u
@@ -68,25 +70,34 @@ read_debugfs() {
 	cat "$out/debugfs/version"
 }
 
+# lock_down: signatures enforced and lockdown=integrity, as booting with
+# module.sig_enforce=1 lockdown=integrity would leave them
+lock_down() {
+	echo 1 > /sys/module/module/parameters/sig_enforce || return 1
+	echo integrity > /sys/kernel/security/lockdown || return 1
+	grep -qx Y /sys/module/module/parameters/sig_enforce &&
+		grep -q '\[integrity\]' /sys/kernel/security/lockdown
+}
+
 uname -r > "$out/krel"
 eo=/run/fwq-bench-error # scratch: an error case leaves an empty directory at most
-if [ "$mode" = locked ]; then
+t dkms_built sh -c "dkms status fwq | grep \"$(uname -r).*installed\""
+t modprobe_fwq modprobe fwq
+t modprobe_fwq_bench modprobe fwq_bench
+if [ "$mode" = full ]; then
+	t fwq_bench_quick fwq-bench --quick --scale 1 --out "$out/bench"
+fi
+t read_debugfs_fwq read_debugfs
+t modprobe_r modprobe -r fwq_bench fwq
+t not_loaded sh -c '! grep -q "^fwq" /proc/modules'
+if [ "$mode" = loadlock ]; then
+	t lock_down lock_down
 	t error_lockdown err_is 8 "kernel lockdown is 'integrity'" fwq-bench --quick --out "$eo"
 	# past the lockdown check, the kernel itself refuses the unsigned module
 	t error_key_rejected err_is 6 "mokutil --import /var/lib/dkms/mok.pub" \
 		env FWQ_LOCKDOWN=/dev/null fwq-bench --quick --out "$eo"
 	t error_headers_missing headers_missing
-	t not_loaded sh -c '! grep -q "^fwq" /proc/modules'
-else
-	t dkms_built sh -c "dkms status fwq | grep \"$(uname -r).*installed\""
-	t modprobe_fwq modprobe fwq
-	t modprobe_fwq_bench modprobe fwq_bench
-	if [ "$mode" = full ]; then
-		t fwq_bench_quick fwq-bench --quick --scale 1 --out "$out/bench"
-	fi
-	t read_debugfs_fwq read_debugfs
-	t modprobe_r modprobe -r fwq_bench fwq
-	t not_loaded sh -c '! grep -q "^fwq" /proc/modules'
+	t not_loaded_locked sh -c '! grep -q "^fwq" /proc/modules'
 fi
 if [ "$mode" = full ]; then
 	mkdir -p /run/fwq-no-debugfs
