@@ -179,6 +179,28 @@ fwq_kdir() {
 	printf '%s\n' "$d"
 }
 
+# fwq_debian_source: set fwq_src_uri and fwq_src_keyring to the system's
+# configured Debian archive (/etc/apt): its URI, and the keyring of the
+# first deb822 stanza (empty if there is none: apt's trusted keys). Used for
+# every other suite fwq fetches from (fwq_apt, scripts/mkroot.sh), so that
+# no mirror is named in the tree and /etc/apt is never changed.
+fwq_debian_source() {
+	# the first deb822 stanza whose URIs end in /debian, or a one-line
+	# "deb URI bookworm main" entry
+	fwq_src_uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }')
+	fwq_src_keyring=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^Signed-By:/ { print $2; exit }')
+	if [ -z "$fwq_src_uri" ]; then
+		fwq_src_uri=$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' \
+			/etc/apt/sources.list 2>/dev/null)
+	fi
+	if [ -z "$fwq_src_uri" ]; then
+		fwq_log "no Debian source configured in /etc/apt"
+		return 1
+	fi
+}
+
 # fwq_apt SUITE APT-GET-ARGS...: apt-get for another Debian suite, without
 # touching /etc/apt: a sources list with the system's configured Debian
 # URI and keyring, the other suite, and package lists and caches of its
@@ -194,20 +216,9 @@ fwq_apt() {
 	fi
 	dir=$FWQ_CACHE/apt/$suite
 	if [ ! -s "$dir/sources.list" ]; then
-		# the first deb822 stanza whose URIs end in /debian, or a
-		# one-line "deb URI bookworm main" entry
-		uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }')
-		keyring=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk '/^Signed-By:/ { print $2; exit }')
-		if [ -z "$uri" ]; then
-			uri=$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' \
-				/etc/apt/sources.list 2>/dev/null)
-		fi
-		if [ -z "$uri" ]; then
-			fwq_log "no Debian source configured in /etc/apt"
-			return 1
-		fi
+		fwq_debian_source || return 1
+		uri=$fwq_src_uri
+		keyring=$fwq_src_keyring
 		mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" ||
 			return 1
 		echo "deb ${keyring:+[signed-by=$keyring] }$uri $suite main" \
