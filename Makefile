@@ -39,6 +39,9 @@ PLAN ?= selftest
 TIMEOUT ?= 300
 APPEND ?=
 
+# kbuild runs with the toolchain of KDIR's kernel: the build host's, or a
+# Debian build root (scripts/toolchain.sh; 7.3's is trixie's)
+KMAKE := $(FWQ_TOP)/scripts/toolchain.sh $(KDIR) -- $(MAKE)
 KBUILD_ARGS := -C $(KDIR) M=$(FWQ_TOP) FWQ_TESTS=$(FWQ_TESTS) \
 	$(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
 
@@ -50,14 +53,14 @@ all: modules
 
 ## build fwq.ko, fwq_bench.ko and the test modules for KERNEL (or KDIR)
 modules: kdir
-	$(MAKE) $(KBUILD_ARGS) modules
+	+$(KMAKE) $(KBUILD_ARGS) modules
 
 ## remove the build products
 clean:
 	@if [ -n "$(KDIR)" ]; then \
-		$(MAKE) -C $(KDIR) M=$(FWQ_TOP) clean; \
+		$(KMAKE) -C $(KDIR) M=$(FWQ_TOP) clean; \
 		if [ -d $(FWQ_TOP)/tests/selfcheck ]; then \
-			$(MAKE) -C $(KDIR) M=$(FWQ_TOP)/tests/selfcheck clean; \
+			$(KMAKE) -C $(KDIR) M=$(FWQ_TOP)/tests/selfcheck clean; \
 		fi; \
 	fi
 

@@ -164,7 +164,8 @@ check_pass() {
 	unset FWQ_LINT_BUILD_LOG
 	if [ "${FWQ_CHECK_SKIP_BUILD:-0}" != 1 ]; then
 		if [ "${FWQ_CHECK_SKIP_LINT:-0}" != 1 ] &&
-		   command -v sparse > /dev/null; then
+		   scripts/toolchain.sh "$kdir" -- sh -c 'command -v sparse' \
+			> /dev/null 2>&1; then
 			# lint's W=1+sparse check is this build's log, so
 			# the tree is built once, not twice: built from
 			# clean, every file is compiled and checked

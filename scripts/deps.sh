@@ -6,7 +6,9 @@
 # headers. Quick when nothing is missing: one dpkg-query, no apt-get at
 # all. "apt-get update" runs only if an install fails without it. Then the
 # guest kernel image, checkpatch.pl and the guests' QEMU are fetched into
-# $FWQ_CACHE (see get-kernel.sh, get-checkpatch.sh, get-qemu.sh).
+# $FWQ_CACHE (see get-kernel.sh, get-checkpatch.sh, get-qemu.sh), and a
+# kernel whose FWQ_K_TOOLCHAIN is a Debian suite gets that suite's build
+# root, debootstrapped once into $FWQ_CACHE/root (mkroot.sh).
 # The target: KDIR, else KREL, else KERNEL (a name in scripts/kernels/,
 # default FWQ_KERNEL_DEFAULT in lib.sh), each in FLAVOUR ('' or rt).
 set -eu
@@ -78,10 +80,12 @@ pkgs+=(pahole)
 headers=
 unpack=
 target=
+toolchain=host
 if [ -n "${KDIR:-}" ]; then
 	headers=
 elif [ -n "${KREL:-}" ]; then
 	fwq_headers_dir "$KREL" > /dev/null || headers=linux-headers-$KREL
+	fwq_kernel_of_krel "$KREL" && toolchain=$FWQ_K_TOOLCHAIN
 else
 	fwq_kernel_load ||
 		fwq_die 2 "unknown KERNEL '${KERNEL:-}' (known: $(fwq_kernel_names | tr '\n' ' '))"
@@ -94,6 +98,7 @@ else
 			fwq_die 2 "kernel $FWQ_K_NAME has no flavour $sfx"
 	fi
 	target=$krel
+	toolchain=$FWQ_K_TOOLCHAIN
 	if ! fwq_headers_dir "$krel" > /dev/null; then
 		case "$FWQ_K_HEADERS" in
 		apt) headers=linux-headers-$krel ;;
@@ -103,6 +108,7 @@ else
 	fi
 fi
 [ -n "$headers" ] && pkgs+=("$headers")
+[ "$toolchain" = host ] || pkgs+=(debootstrap)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -128,6 +134,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ -n "$unpack" ] && unpack_headers "$unpack"
+if [ "$toolchain" != host ]; then
+	"$FWQ_TOP/scripts/mkroot.sh" "$toolchain" > /dev/null
+fi
 if [ -n "$target" ]; then
 	krel=$target
 	fwq_headers_dir "$krel" > /dev/null ||

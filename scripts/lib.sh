@@ -56,6 +56,11 @@ fwq_newest_headers() {
 #                   unpacks the headers, -common and kbuild packages into
 #                   $FWQ_CACHE/headers/KREL (never installed)
 #   FWQ_K_SOURCE    the source package (debug kernels, checkpatch.pl)
+#   FWQ_K_TOOLCHAIN where its modules are built: host (the build host's
+#                   own gcc and make), or a Debian suite, e.g. trixie: a
+#                   debootstrapped root of that suite in
+#                   $FWQ_CACHE/root/SUITE (scripts/mkroot.sh, made by
+#                   deps.sh), entered by scripts/toolchain.sh
 FWQ_KERNEL_DEFAULT=6.1
 
 # fwq_kernel_load [NAME]: load scripts/kernels/NAME (default: KERNEL, else
@@ -75,6 +80,7 @@ fwq_kernel_load() {
 	FWQ_K_FLAVOURS=amd64
 	FWQ_K_HEADERS=apt
 	FWQ_K_SOURCE=
+	FWQ_K_TOOLCHAIN=host
 	# shellcheck source=scripts/kernels/6.1
 	. "$FWQ_TOP/scripts/kernels/$name"
 }
@@ -99,6 +105,24 @@ fwq_kernel_of_krel() {
 		esac
 	done
 	return 1
+}
+
+# fwq_toolchain_of_kdir KDIR: the toolchain (FWQ_K_TOOLCHAIN) that builds
+# against the headers tree KDIR: that of the kernel whose series its
+# release belongs to; host for a release no kernel file names.
+fwq_toolchain_of_kdir() {
+	local krel
+
+	if krel=$(fwq_krel_of "$1") && fwq_kernel_of_krel "$krel"; then
+		printf '%s\n' "$FWQ_K_TOOLCHAIN"
+	else
+		echo host
+	fi
+}
+
+# fwq_root_dir SUITE: the build root of a toolchain other than host
+fwq_root_dir() {
+	printf '%s\n' "$FWQ_CACHE/root/$1"
 }
 
 # fwq_flavour_suffix [FLAVOUR]: the package suffix of a flavour

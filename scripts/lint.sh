@@ -101,7 +101,8 @@ lint_build() {
 		rm -f "$log"
 		return
 	fi
-	command -v sparse >/dev/null || echo "sparse is not installed" >> "$log"
+	"$FWQ_TOP/scripts/toolchain.sh" "$kdir" -- sh -c 'command -v sparse' \
+		> /dev/null 2>&1 || echo "sparse is not installed" >> "$log"
 	if [ "$name" = build_w1_sparse ] && [ -n "${FWQ_LINT_BUILD_LOG:-}" ]; then
 		if [ -f "$FWQ_LINT_BUILD_LOG" ]; then
 			grep -E 'warning:|error:|sparse:' "$FWQ_LINT_BUILD_LOG" >> "$log"
@@ -122,7 +123,9 @@ lint_build() {
 			-type f -print0
 	fi | grep -zvE '\.(o|ko|mod|mod\.c|cmd|symvers|order)$' |
 		tar -c --null -T - 2>/dev/null | tar -x -C "$tmp"
-	make -C "$kdir" M="$tmp" -j"$(nproc)" W=1 C=2 "$@" modules > "$tmp/build.log" 2>&1 || rc=1
+	"$FWQ_TOP/scripts/toolchain.sh" "$kdir" --bind "$tmp" -- \
+		make -C "$kdir" M="$tmp" -j"$(nproc)" W=1 C=2 "$@" modules \
+		> "$tmp/build.log" 2>&1 || rc=1
 	grep -E 'warning:|error:|sparse:' "$tmp/build.log" >> "$log" && rc=1
 	if [ $rc -ne 0 ] && [ ! -s "$log" ]; then
 		tail -n 30 "$tmp/build.log" > "$log"
@@ -137,12 +140,14 @@ lint_build() {
 # VERSION (a.b), then preprocess compat.h with their flags; EXPECT is ok
 # or refused.
 compat_range() {
-	local v=$1 want=$2 err got
+	local v=$1 want=$2 err got kdir
 
+	kdir=$(fwq_kdir)
 	shift 2
 	err=$(mktemp)
 	# shellcheck disable=SC2046 # the probes' flags are words
-	if gcc -E $(sh src/compat/probe.sh "$(fwq_kdir)" "${v%%.*}" "${v#*.}") \
+	if "$FWQ_TOP/scripts/toolchain.sh" "$kdir" -- gcc -E \
+		$(sh src/compat/probe.sh "$kdir" "${v%%.*}" "${v#*.}") \
 		"$@" src/compat/compat.h -o /dev/null 2> "$err"; then
 		got=ok
 	else
