@@ -33,9 +33,21 @@ resolve_abi() {
 	fwq_log "kernel $FWQ_K_NAME: ABI $abi"
 }
 
+# meta_abi: the newest ABI of the kernel's series in its suite: the one
+# the headers metapackage depends on, else (the suite has moved on to a
+# newer series) the newest linux-headers-SERIES.*-FLAVOUR package there
 meta_abi() {
+	local abi
+
+	# SERIES.x, maybe with Debian 12's "-N" ABI number (6.1.0-37), and
+	# not the rt or cloud flavour's name when FLAVOUR is amd64
+	abi="\(${FWQ_K_SERIES//./\\.}\.[^-]*\(-[0-9][^-]*\)\{0,1\}\)"
+
 	fwq_apt_cache "$FWQ_K_SUITE" depends "linux-headers-$sfx" 2> /dev/null |
-		sed -n "s/^ *Depends: linux-headers-\(.*\)-$sfx\$/\1/p" |
+		sed -n "s/^ *Depends: linux-headers-$abi-$sfx\$/\1/p" |
+		sort -V | tail -n 1 | grep . && return 0
+	fwq_apt_cache "$FWQ_K_SUITE" pkgnames "linux-headers-$FWQ_K_SERIES." 2> /dev/null |
+		sed -n "s/^linux-headers-$abi-$sfx\$/\1/p" |
 		sort -V | tail -n 1 | grep .
 }
 
@@ -59,7 +71,9 @@ unpack_headers() {
 	for deb in "$FWQ_TMP"/*.deb; do
 		dpkg-deb -x "$deb" "$FWQ_TMP/root"
 	done
-	sed -i "s|^include /usr/src/|include $dest/usr/src/|" \
+	# 7.3's also names its own place as KBUILD_OUTPUT
+	sed -i -e "s|^include /usr/src/|include $dest/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$dest/usr/src/|" \
 		"$FWQ_TMP/root/usr/src/linux-headers-$krel/Makefile"
 	rm -rf "$dest"
 	mkdir -p "$(dirname "$dest")"
