@@ -55,8 +55,8 @@ static int bench_kwq_create(struct bench_run *run, struct bench_wq *bwq,
 					   run->max_active, idx);
 		break;
 	case BW_PERCPU:
-		bwq->kwq = alloc_workqueue("fwqb_k%u", flags, run->max_active,
-					   idx);
+		bwq->kwq = alloc_workqueue("fwqb_k%u", flags | FWQ_WQ_PERCPU,
+					   run->max_active, idx);
 		break;
 	case BW_ORDERED:
 		bwq->kwq = alloc_ordered_workqueue("fwqb_k%u", flags, idx);

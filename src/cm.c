@@ -255,9 +255,8 @@ static enum hrtimer_restart fwq_cm_ci_timer_fn(struct hrtimer *timer)
 /* at pool allocation */
 void fwq_cm_pool_init(struct fwq_pool *pool)
 {
-	hrtimer_init(&pool->ci_timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_PINNED_HARD);
-	pool->ci_timer.function = fwq_cm_ci_timer_fn;
+	fwq_hrtimer_setup(&pool->ci_timer, fwq_cm_ci_timer_fn, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /*

@@ -3,8 +3,9 @@
  * fwq: the idle cull. A pool keeps at most a quarter of its workers, and
  * at least two, idle for longer than idle_timeout_ms; the idle timer finds
  * the oldest idle worker past its timeout and queues the cull work on the
- * kernel's system_unbound_wq, which takes those workers out of service and
- * stops their kthreads. Pool destruction reaps every worker the same way.
+ * kernel's unbound system workqueue (system_dfl_wq; system_unbound_wq
+ * before 6.17), which takes those workers out of service and stops their
+ * kthreads. Pool destruction reaps every worker the same way.
  * The H1 counters (a kick outstanding on a culled worker, the re-kick of
  * kicked_list=off) live here.
  */
@@ -88,9 +89,9 @@ void fwq_dbg_force_cull_queue(struct fwq_pool *pool)
 	lockdep_assert_held(&pool->lock);
 	pool->flags |= POOL_DBG_CULL_ALL;
 	if (cpu < nr_cpu_ids)
-		queue_work_on(cpu, system_wq, &pool->idle_cull_work);
+		queue_work_on(cpu, fwq_system_percpu_wq, &pool->idle_cull_work);
 	else
-		queue_work(system_unbound_wq, &pool->idle_cull_work);
+		queue_work(fwq_system_dfl_wq, &pool->idle_cull_work);
 }
 
 void fwq_idle_timer_fn(struct timer_list *t)
@@ -121,7 +122,7 @@ void fwq_idle_timer_fn(struct timer_list *t)
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 
 	if (do_cull)
-		queue_work(system_unbound_wq, &pool->idle_cull_work);
+		queue_work(fwq_system_dfl_wq, &pool->idle_cull_work);
 }
 
 void fwq_idle_cull_fn(struct work_struct *work)

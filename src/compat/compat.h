@@ -82,6 +82,49 @@ static const struct file_operations x##_fops = {			\
 #endif
 
 /*
+ * hrtimer_setup(): 6.13. hrtimer_init() is gone by 7.3, whose
+ * hrtimer.function is __private: only hrtimer_setup() sets it.
+ */
+#ifdef FWQ_HAVE_HRTIMER_SETUP
+#define fwq_hrtimer_setup(timer, fn, clock, mode)	\
+	hrtimer_setup(timer, fn, clock, mode)
+#else
+#define fwq_hrtimer_setup(timer, fn, clock, mode)	\
+	do {						\
+		struct hrtimer *__fwq_t = (timer);	\
+							\
+		hrtimer_init(__fwq_t, clock, mode);	\
+		__fwq_t->function = (fn);		\
+	} while (0)
+#endif
+
+/*
+ * WQ_PERCPU: 6.17, an enum constant. From then on a kernel workqueue says
+ * whether it is per-CPU or unbound, and 7.3 WARNs at alloc_workqueue()
+ * when it says neither. Before, per-CPU is what no WQ_UNBOUND means.
+ */
+#ifdef FWQ_HAVE_WQ_PERCPU
+#define FWQ_WQ_PERCPU	WQ_PERCPU
+#else
+#define FWQ_WQ_PERCPU	0
+#endif
+
+/*
+ * system_percpu_wq and system_dfl_wq: 6.17, the new names of system_wq and
+ * system_unbound_wq, which 7.3 deprecates with a warning.
+ */
+#ifdef FWQ_HAVE_SYSTEM_PERCPU_WQ
+#define fwq_system_percpu_wq	system_percpu_wq
+#else
+#define fwq_system_percpu_wq	system_wq
+#endif
+#ifdef FWQ_HAVE_SYSTEM_DFL_WQ
+#define fwq_system_dfl_wq	system_dfl_wq
+#else
+#define fwq_system_dfl_wq	system_unbound_wq
+#endif
+
+/*
  * Preempt notifiers carry per-CPU concurrency management (src/cm.c). A
  * kernel built without CONFIG_PREEMPT_NOTIFIERS (KVM selects it, so most
  * distribution kernels have it) gets cm_mode=off, with one log line at

@@ -45,4 +45,16 @@ probe TIMER_CONTAINER_OF include/linux/timer.h 'define timer_container_of('
 probe KTHREAD_RUN_WORKER include/linux/kthread.h 'kthread_run_worker('
 # after 6.1: DEFINE_SHOW_STORE_ATTRIBUTE(), a seq_file show with a write
 probe SHOW_STORE_ATTRIBUTE include/linux/seq_file.h 'define DEFINE_SHOW_STORE_ATTRIBUTE('
+# 6.13: hrtimer_setup() sets the callback; hrtimer_init() is gone by 7.3,
+# where hrtimer.function is __private
+probe HRTIMER_SETUP include/linux/hrtimer.h 'extern void hrtimer_setup(struct hrtimer *timer'
+# 6.17: WQ_PERCPU; a per-CPU workqueue made without it WARNs on 7.3
+probe WQ_PERCPU include/linux/workqueue.h 'WQ_PERCPU'
+# 6.17: system_percpu_wq and system_dfl_wq; 7.3 warns on system_wq and
+# system_unbound_wq
+probe SYSTEM_PERCPU_WQ include/linux/workqueue.h 'extern struct workqueue_struct *system_percpu_wq;'
+probe SYSTEM_DFL_WQ include/linux/workqueue.h 'extern struct workqueue_struct *system_dfl_wq;'
+# struct module_use in module.h (6.1, 6.12; the module selftest reads the
+# dependency list through it); 7.3 keeps it private
+probe MODULE_USE include/linux/module.h 'struct module_use {'
 echo

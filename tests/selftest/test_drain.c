@@ -331,8 +331,8 @@ static void test_drain_rejects_irq(struct fwq_ktap_test *t)
 	FWQ_INIT_WORK(&c->from_irq, irq_nop_fn);
 	init_completion(&c->host_started);
 	init_completion(&c->go);
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	c->timer.function = irq_timer_fn;
+	fwq_hrtimer_setup(&c->timer, irq_timer_fn, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_REL_PINNED_HARD);
 	c->cpu = fwqt_random_online_cpu();
 
 	FWQ_EXPECT(t, fwq_queue_work_on(c->cpu, c->wq, &c->host));
