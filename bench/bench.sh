@@ -131,7 +131,7 @@ case "$redo" in ''|*[!0-9]*) fwq_die 2 "--redo needs a number, 0 to 5 (0: off)" 
 for k in $kernels; do
 	[ $local_mode = 1 ] && break # the running kernel, not scripts/kernels/
 	fwq_kernel_load "$k" ||
-		fwq_die 2 "--kernels: unknown kernel '$k' (known: $(fwq_kernel_names | tr '\n' ' '))"
+		fwq_die 2 "--kernels: unknown kernel '$k' (known: $(fwq_kernel_names --all | tr '\n' ' '))"
 done
 [ -n "$scale" ] || scale=$([ $local_mode = 1 ] && echo 20 || echo 1)
 case "$scale" in ''|*[!0-9]*|0) fwq_die 2 "--scale needs a positive number" ;; esac

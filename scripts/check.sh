@@ -235,7 +235,7 @@ if [ -n "${KDIR:-}" ] || [ -n "${KREL:-}" ]; then
 elif [ -n "${KERNEL:-}" ] || [ "${FWQ_CHECK_ONE_KERNEL:-0}" = 1 ]; then
 	KERNEL=${KERNEL:-$FWQ_KERNEL_DEFAULT}
 	fwq_kernel_load "$KERNEL" ||
-		fwq_die 2 "unknown KERNEL '$KERNEL' (known: $(fwq_kernel_names | tr '\n' ' '))"
+		fwq_die 2 "unknown KERNEL '$KERNEL' (known: $(fwq_kernel_names --all | tr '\n' ' '))"
 	check_pass "$KERNEL"
 else
 	for k in $(fwq_kernel_names | sort -V); do

@@ -102,7 +102,7 @@ elif [ -n "${KREL:-}" ]; then
 	fwq_kernel_of_krel "$KREL" && toolchain=$FWQ_K_TOOLCHAIN
 else
 	fwq_kernel_load ||
-		fwq_die 2 "unknown KERNEL '${KERNEL:-}' (known: $(fwq_kernel_names | tr '\n' ' '))"
+		fwq_die 2 "unknown KERNEL '${KERNEL:-}' (known: $(fwq_kernel_names --all | tr '\n' ' '))"
 	sfx=$(fwq_flavour_suffix "${FLAVOUR:-}") ||
 		fwq_die 2 "unknown FLAVOUR '${FLAVOUR:-}' (want '' or rt)"
 	if ! krel=$(fwq_kernel_krel "${FLAVOUR:-}") ||

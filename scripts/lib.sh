@@ -61,6 +61,12 @@ fwq_newest_headers() {
 #                   debootstrapped root of that suite in
 #                   $FWQ_CACHE/root/SUITE (scripts/mkroot.sh, made by
 #                   deps.sh), entered by scripts/toolchain.sh
+#   FWQ_K_COMPAT_FALLBACK  y: the lint's FWQ_COMPAT_FALLBACK=y build runs
+#                   on it; n: its headers lack the old interfaces that
+#                   src/compat/compat.h's fallbacks call (lint.sh)
+#   FWQ_K_BY_HAND   n: one of the kernels make check and CI run a pass
+#                   for (fwq_kernel_names); y: tested by hand only, when
+#                   named: make check KERNEL=NAME
 FWQ_KERNEL_DEFAULT=6.1
 
 # fwq_kernel_load [NAME]: load scripts/kernels/NAME (default: KERNEL, else
@@ -81,16 +87,26 @@ fwq_kernel_load() {
 	FWQ_K_HEADERS=apt
 	FWQ_K_SOURCE=
 	FWQ_K_TOOLCHAIN=host
+	FWQ_K_COMPAT_FALLBACK=y
+	FWQ_K_BY_HAND=n
 	# shellcheck source=scripts/kernels/6.1
 	. "$FWQ_TOP/scripts/kernels/$name"
 }
 
-# fwq_kernel_names: the names of every kernel the project tests
+# fwq_kernel_names [--all]: the names of the kernels the project tests in
+# make check and CI (not those with FWQ_K_BY_HAND=y); --all: every kernel
+# file, those tested by hand too
 fwq_kernel_names() {
-	local f
+	local f n
 
 	for f in "$FWQ_TOP"/scripts/kernels/*; do
-		[ -r "$f" ] && basename "$f"
+		[ -r "$f" ] || continue
+		n=$(basename "$f")
+		if [ "${1:-}" != --all ]; then
+			(fwq_kernel_load "$n" && [ "$FWQ_K_BY_HAND" != y ]) ||
+				continue
+		fi
+		printf '%s\n' "$n"
 	done
 }
 
@@ -98,7 +114,7 @@ fwq_kernel_names() {
 fwq_kernel_of_krel() {
 	local n
 
-	for n in $(fwq_kernel_names); do
+	for n in $(fwq_kernel_names --all); do
 		fwq_kernel_load "$n" || continue
 		case "$1" in
 		"$FWQ_K_SERIES".*) return 0 ;;

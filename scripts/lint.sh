@@ -17,8 +17,12 @@
 #   compat      the compat layer: a W=1 build with FWQ_COMPAT_FALLBACK=y
 #               (every fallback of src/compat/compat.h, as on a kernel
 #               that no probe matches) must be clean, and compat.h's
-#               supported-range guard must refuse 6.0 and 6.13 and accept
-#               6.1, 6.12 and 6.13 with FWQ_UNTESTED_KERNEL
+#               supported-range guard must refuse 6.0, 6.13, 7.2 and 7.4
+#               and accept 6.1, 6.12, 7.3, and 6.13 and 7.4 with
+#               FWQ_UNTESTED_KERNEL. A kernel whose file says
+#               FWQ_K_COMPAT_FALLBACK=n (7.3: the old interfaces the
+#               fallbacks call are gone) skips the fallback build, as
+#               "skip lint.build_compat_fallback"
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -168,6 +172,10 @@ lint_compat() {
 		compat_range 6.12 ok
 		compat_range 6.13 refused
 		compat_range 6.13 ok -DFWQ_UNTESTED_KERNEL
+		compat_range 7.2 refused
+		compat_range 7.3 ok
+		compat_range 7.4 refused
+		compat_range 7.4 ok -DFWQ_UNTESTED_KERNEL
 	} > "$log" 2>&1
 	[ -s "$log" ] && rc=1
 	report compat_range $rc "$log"
@@ -232,13 +240,27 @@ lint_makehelp() {
 	rm -f "$log" "$log.bad"
 }
 
+# compat_fallback: whether the target kernel can build every fallback
+# (FWQ_K_COMPAT_FALLBACK of its file, y for a release no file names)
+compat_fallback() {
+	local kdir krel
+
+	kdir=$(fwq_kdir) && krel=$(fwq_krel_of "$kdir") &&
+		fwq_kernel_of_krel "$krel" || return 0
+	[ "$FWQ_K_COMPAT_FALLBACK" != n ]
+}
+
 # lint_one CHECK: one check, as named on the command line
 lint_one() {
 	case "$1" in
 	checkpatch) lint_checkpatch ;;
 	build) lint_build build_w1_sparse ;;
 	compat)
-		lint_build build_compat_fallback FWQ_COMPAT_FALLBACK=y C=0
+		if compat_fallback; then
+			lint_build build_compat_fallback FWQ_COMPAT_FALLBACK=y C=0
+		else
+			echo "skip lint.build_compat_fallback # kernel $FWQ_K_NAME lacks the interfaces the fallbacks use"
+		fi
 		lint_compat
 		;;
 	shell|shellcheck) lint_shellcheck ;;

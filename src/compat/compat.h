@@ -19,10 +19,10 @@
 #define _FWQ_COMPAT_H
 
 #ifdef FWQ_KERNEL_TOO_OLD
-#error "fwq: kernels before 6.1 are not supported (tested: 6.1 and 6.12)"
+#error "fwq: kernels before 6.1 are not supported (tested: 6.1, 6.12 and 7.3)"
 #endif
 #if defined(FWQ_KERNEL_UNTESTED) && !defined(FWQ_UNTESTED_KERNEL)
-#error "fwq: kernel newer than the tested 6.1 to 6.12; FWQ_UNTESTED_KERNEL=y builds it"
+#error "fwq: kernel outside the tested 6.1 to 6.12 and 7.3; FWQ_UNTESTED_KERNEL=y builds it"
 #endif
 
 /*

@@ -18,10 +18,11 @@
 srctree=${1:?usage: probe.sh SRCTREE VERSION PATCHLEVEL}
 kv=$(( ${2:?no VERSION} * 256 + ${3:?no PATCHLEVEL} ))
 
-# the tested range: 6.1 to 6.12 (README.md, "Supported kernels")
+# the tested range: 6.1 to 6.12, and 7.3 (README.md, "Supported kernels");
+# 6.13 to 7.2, and anything after 7.3, are untested
 if [ "$kv" -lt $((6 * 256 + 1)) ]; then
 	printf ' -DFWQ_KERNEL_TOO_OLD'
-elif [ "$kv" -gt $((6 * 256 + 12)) ]; then
+elif [ "$kv" -gt $((6 * 256 + 12)) ] && [ "$kv" -ne $((7 * 256 + 3)) ]; then
 	printf ' -DFWQ_KERNEL_UNTESTED'
 fi
 
