@@ -24,10 +24,11 @@
 static int fwq_try_to_grab_pending(struct fwq_work *work, bool is_dwork,
 				   unsigned long *flags)
 {
-	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+	struct fwq_wake_batch wb __uninitialized;
 	struct fwq_pool *pool;
 	struct fwq_pwq *pwq;
 
+	fwq_wake_batch_init(&wb);
 	local_irq_save(*flags);
 
 	if (is_dwork) {

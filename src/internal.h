@@ -197,7 +197,18 @@ struct fwq_wake_batch {
 	struct fwq_wake_ent ent[FWQ_WAKE_BATCH];
 };
 
+/*
+ * Zeroes all of the batch (about 200 bytes): for the cold paths only. A hot
+ * path declares the batch __uninitialized (else CONFIG_INIT_STACK_ALL_ZERO
+ * zeroes it all the same) and calls fwq_wake_batch_init(), which writes
+ * the one field read before an entry is filled.
+ */
 #define FWQ_WAKE_BATCH_INIT	{ .nr = 0 }
+
+static inline void fwq_wake_batch_init(struct fwq_wake_batch *wb)
+{
+	wb->nr = 0;
+}
 
 /*
  * struct fwq_pool - a worker pool

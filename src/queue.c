@@ -345,7 +345,7 @@ static void fwq_reject_work(struct fwq_workqueue *wq, struct fwq_work *work,
 bool __fwq_queue_work(int req_cpu, struct fwq_workqueue *wq,
 		      struct fwq_work *work)
 {
-	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+	struct fwq_wake_batch wb __uninitialized;
 	struct fwq_pool *last_pool, *pool;
 	struct fwq_pwq *pwq;
 	unsigned long work_flags;
@@ -354,6 +354,12 @@ bool __fwq_queue_work(int req_cpu, struct fwq_workqueue *wq,
 	int cpu;
 
 	lockdep_assert_irqs_disabled();
+	/*
+	 * Not FWQ_WAKE_BATCH_INIT, and __uninitialized: with
+	 * CONFIG_INIT_STACK_ALL_ZERO (Debian's) either zeroes all of it on
+	 * every enqueue
+	 */
+	fwq_wake_batch_init(&wb);
 
 	if (unlikely(READ_ONCE(wq->flags) &
 		     (__FWQ_DESTROYING | __FWQ_DRAINING)) &&
