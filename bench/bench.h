@@ -77,6 +77,7 @@ struct bench_spec {
 	unsigned int wqs;			/* S6 */
 	unsigned int sample;			/* time 1 op in @sample; 0: default */
 	unsigned int redo;			/* max redos of a slow-host run */
+	unsigned int counters;			/* fwq's wakeup counters on (1) */
 	char label[BENCH_LABEL_LEN];
 };
 

@@ -84,7 +84,7 @@ enum bench_key {
 	BK_SCENARIO, BK_TARGET, BK_TYPE, BK_SCOPE, BK_STRICT, BK_VARIANT,
 	BK_WAKE, BK_KICKED, BK_FLUSH, BK_THREADS, BK_CPUS, BK_ITEMS,
 	BK_BATCH, BK_MAX_ACTIVE, BK_WORK_US, BK_REPS, BK_WQS, BK_SAMPLE, BK_REDO,
-	BK_LABEL,
+	BK_COUNTERS, BK_LABEL,
 	BK_NR,
 };
 
@@ -139,6 +139,7 @@ static const struct bench_knob bench_knobs[BK_NR] = {
 	[BK_WQS] = KNOB_UINT("wqs", wqs, 1, BENCH_MAX_WQS),
 	[BK_SAMPLE] = KNOB_UINT("sample", sample, 0, BENCH_MAX_SAMPLE),
 	[BK_REDO] = KNOB_UINT("redo", redo, 0, BENCH_MAX_REDO),
+	[BK_COUNTERS] = KNOB_UINT("counters", counters, 0, 1),
 	[BK_LABEL] = { .name = "label" },
 };
 
@@ -164,6 +165,7 @@ static void spec_defaults(struct bench_spec *s)
 	s->batch = 1;
 	s->reps = 1;
 	s->wqs = 4;
+	s->counters = 1;
 }
 
 static int match_name(const char * const *names, int n, const char *v)
@@ -568,6 +570,7 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 	bo_u64(o, "slow", bench_host_slow(run));
 	bo_u64(o, "redone", run->redone);
 	bo_u64(o, "redo", s->redo);
+	bo_u64(o, "counters", s->counters);
 	bo_u64(o, "redo_budget_out", run->redo_budget_out);
 	bo_close(o);
 	if (s->scenario != BS_FLOOR)

@@ -903,12 +903,17 @@ int bench_scenario_run(struct bench_run *run)
 		if (ret)
 			goto out;
 	}
+	/* counters=0: no wakeup counts, and none of their cost */
+	if (s->counters && s->target == BT_FWQ)
+		fwq_counters_get();
 	run->have_stats = bench_stats(run, &run->st0);
 	ret = bench_threads_run(run);
 	for (i = 0; i < run->nwq; i++)
 		bench_flush(&run->wq[i]);
 	run->t_end = ktime_get_ns();
 	bench_stats(run, &run->st1);
+	if (s->counters && s->target == BT_FWQ)
+		fwq_counters_put();
 	if (s->scenario == BS_S3)
 		bench_lockstat_end(run);
 out:
@@ -1024,7 +1029,14 @@ static void report_stats(struct bench_out *o, struct bench_run *run)
 	bo_u64(o, "queued", queued);
 	bo_u64(o, "completed", b->completed - a->completed);
 	bo_u64(o, "flushes", flushes);
-	for (i = 0; i < FWQ_SITE_NR; i++) {
+	for (i = 0; i < FWQ_SITE_NR && !run->spec->counters; i++) {
+		for (k = 0; k < 2; k++) {
+			snprintf(key, sizeof(key), "wakeups_%s_%s", site[i],
+				 k ? "locked" : "unlocked");
+			bo_null(o, key);
+		}
+	}
+	for (i = 0; i < FWQ_SITE_NR && run->spec->counters; i++) {
 		for (k = 0; k < 2; k++) {
 			w = b->wakeups[i][k] - a->wakeups[i][k];
 			snprintf(key, sizeof(key), "wakeups_%s_%s", site[i],
@@ -1035,10 +1047,17 @@ static void report_stats(struct bench_out *o, struct bench_run *run)
 				locked += w;
 		}
 	}
-	bo_u64(o, "wakeups", total);
-	bo_u64(o, "wakeups_under_lock", locked);
-	bo_ratio(o, "wakeups_per_item", total, queued);
-	bo_ratio(o, "wakeups_under_lock_per_item", locked, queued);
+	if (run->spec->counters) {
+		bo_u64(o, "wakeups", total);
+		bo_u64(o, "wakeups_under_lock", locked);
+		bo_ratio(o, "wakeups_per_item", total, queued);
+		bo_ratio(o, "wakeups_under_lock_per_item", locked, queued);
+	} else {
+		bo_null(o, "wakeups");
+		bo_null(o, "wakeups_under_lock");
+		bo_null(o, "wakeups_per_item");
+		bo_null(o, "wakeups_under_lock_per_item");
+	}
 	bo_ratio(o, "pwqs_visited_per_flush",
 		 b->flush_pwqs_visited - a->flush_pwqs_visited, flushes);
 	bo_ratio(o, "lock_cycles_per_flush",

@@ -221,26 +221,28 @@ TRACE_EVENT(fwq_flush_end,
  *
  * Every wakeup fwq issues, from fwq_wake_task() or fwq_wake_count(), right
  * where debugfs stats count it: per workqueue the events with locked=1 add up to the
- * wake_*_locked counters.
+ * wake_*_locked counters. Enabling the event turns the counters on
+ * (fwq_wakeup_reg(), src/wake.c), which @locked needs.
  */
-TRACE_EVENT(fwq_wakeup,
-	    TP_PROTO(struct task_struct *task, struct fwq_workqueue *wq,
-		     enum fwq_wake_site site, bool locked),
-	    TP_ARGS(task, wq, site, locked),
-	    TP_STRUCT__entry(__array(char, workqueue, FWQ_NAME_LEN)
-			     __field(pid_t, pid)
-			     __field(int, site)
-			     __field(bool, locked)
-			     ),
-	    TP_fast_assign(strscpy(__entry->workqueue,
-				   wq ? wq->name : "(global)", FWQ_NAME_LEN);
-			   __entry->pid = task ? task->pid : 0;
-			   __entry->site = site;
-			   __entry->locked = locked;
-			   ),
-	    TP_printk("workqueue=%s pid=%d site=%s locked=%d",
-		      __entry->workqueue, __entry->pid,
-		      fwq_show_site(__entry->site), __entry->locked)
+TRACE_EVENT_FN(fwq_wakeup,
+	       TP_PROTO(struct task_struct *task, struct fwq_workqueue *wq,
+			enum fwq_wake_site site, bool locked),
+	       TP_ARGS(task, wq, site, locked),
+	       TP_STRUCT__entry(__array(char, workqueue, FWQ_NAME_LEN)
+				__field(pid_t, pid)
+				__field(int, site)
+				__field(bool, locked)
+				),
+	       TP_fast_assign(strscpy(__entry->workqueue,
+				      wq ? wq->name : "(global)", FWQ_NAME_LEN);
+			      __entry->pid = task ? task->pid : 0;
+			      __entry->site = site;
+			      __entry->locked = locked;
+			      ),
+	       TP_printk("workqueue=%s pid=%d site=%s locked=%d",
+			 __entry->workqueue, __entry->pid,
+			 fwq_show_site(__entry->site), __entry->locked),
+	       fwq_wakeup_reg, fwq_wakeup_unreg
 );
 
 /*

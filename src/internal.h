@@ -485,39 +485,60 @@ int fwq_uint_param_store(const struct fwq_uint_param *p, const char *val,
 
 /*
  * wake.c: the pool lock wrappers keep the per-CPU "pool lock held" depth,
- * which tells the wakeup accounting whether a wakeup is under a pool lock
+ * which tells the wakeup accounting whether a wakeup is under a pool lock.
+ * Mainline keeps neither: the depth and the wakeup counters are kept only
+ * while fwq_counters_key is on (fwq_counters_get(), include/fwq/stats.h),
+ * and cost a patched-out jump otherwise.
  */
 DECLARE_PER_CPU(int, fwq_pool_lock_depth);
+DECLARE_STATIC_KEY_FALSE(fwq_counters_key);
+
+static __always_inline bool fwq_counters_on(void)
+{
+	return static_branch_unlikely(&fwq_counters_key);
+}
+
+static __always_inline void fwq_pool_depth_inc(void)
+{
+	if (fwq_counters_on())
+		__this_cpu_inc(fwq_pool_lock_depth);
+}
+
+static __always_inline void fwq_pool_depth_dec(void)
+{
+	if (fwq_counters_on())
+		__this_cpu_dec(fwq_pool_lock_depth);
+}
 
 static inline void fwq_pool_lock(struct fwq_pool *pool)
 {
 	raw_spin_lock(&pool->lock);
-	__this_cpu_inc(fwq_pool_lock_depth);
+	fwq_pool_depth_inc();
 }
 
 static inline bool fwq_pool_trylock(struct fwq_pool *pool)
 {
 	if (!raw_spin_trylock(&pool->lock))
 		return false;
-	__this_cpu_inc(fwq_pool_lock_depth);
+	fwq_pool_depth_inc();
 	return true;
 }
 
 static inline void fwq_pool_unlock(struct fwq_pool *pool)
 {
-	__this_cpu_dec(fwq_pool_lock_depth);
+	fwq_pool_depth_dec();
 	raw_spin_unlock(&pool->lock);
 }
 
 static inline void fwq_pool_lock_irq(struct fwq_pool *pool)
 {
 	raw_spin_lock_irq(&pool->lock);
-	__this_cpu_inc(fwq_pool_lock_depth);
+	fwq_pool_depth_inc();
 }
 
 static inline void fwq_pool_unlock_irq(struct fwq_pool *pool)
 {
-	__this_cpu_dec(fwq_pool_lock_depth);
+	fwq_pool_depth_dec();
 	raw_spin_unlock_irq(&pool->lock);
 }
 
@@ -708,6 +729,8 @@ void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
 			struct fwq_workqueue *wq, enum fwq_wake_site site,
 			bool ref);
 void fwq_wake_batch_issue(struct fwq_wake_batch *wb);
+int fwq_wakeup_reg(void);
+void fwq_wakeup_unreg(void);
 
 /*
  * Drop pool->lock taken with IRQs off and issue the wakeups collected under

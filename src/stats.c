@@ -88,9 +88,18 @@ static_assert(ARRAY_SIZE(fwq_site_names) == FWQ_SITE_NR);
 /* debugfs "stats": one line per workqueue, wq_monitor style */
 void fwq_stats_show(struct seq_file *m)
 {
+	static atomic_t reader_seen = ATOMIC_INIT(0);
 	struct fwq_workqueue *wq;
 	struct fwq_wq_stats st;
 	int s;
+
+	/*
+	 * A stats reader is an observer: the first read turns the wakeup
+	 * counters on for the rest of the module's life (fwq_counters_get()),
+	 * so they count from then on.
+	 */
+	if (!atomic_xchg(&reader_seen, 1))
+		fwq_counters_get();
 
 	mutex_lock(&fwq_pool_mutex);
 	list_for_each_entry(wq, &fwq_workqueues, list) {

@@ -25,7 +25,9 @@
  * Every wakeup fwq issues goes through fwq_wake_task(), or is counted by
  * fwq_wake_count() (completions, the pwq release bounce, the manager's
  * rcuwait): per workqueue, per site, and by whether a pool lock is held on
- * this CPU (the per-CPU depth kept by the fwq_pool_lock*() wrappers).
+ * this CPU (the per-CPU depth kept by the fwq_pool_lock*() wrappers). The
+ * counting, the depth included, is done only while an observer holds
+ * fwq_counters_key on (fwq_counters_get()); the tracepoint is always there.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,8 +40,65 @@
 #include "fwq_trace.h"
 
 DEFINE_PER_CPU(int, fwq_pool_lock_depth);
+DEFINE_STATIC_KEY_FALSE(fwq_counters_key);
+static DEFINE_MUTEX(fwq_counters_mutex);
 atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];
 atomic64_t fwq_deferred_under_lock;
+
+/*
+ * Every region that counts in the depth runs with IRQs off (a raw pool lock
+ * taken with IRQs off, or with them saved), so this IPI finds none open on
+ * its CPU: the depth is 0 there, whatever the key said when a region that
+ * straddled the key's switch began or ended.
+ */
+static void fwq_counters_reset_depth(void *unused)
+{
+	this_cpu_write(fwq_pool_lock_depth, 0);
+}
+
+/**
+ * fwq_counters_get - turn the wakeup counters and the lock depth on
+ *
+ * Counted: wakeups by workqueue, site and lock state, and the deferred
+ * wakeups issued under a pool lock. Off by default, as mainline has none of
+ * them; each call holds them on until its fwq_counters_put(). What happens
+ * between is counted exactly: on return, every CPU keeps the depth.
+ *
+ * Context: process context, may sleep.
+ */
+void fwq_counters_get(void)
+{
+	mutex_lock(&fwq_counters_mutex);
+	static_branch_inc(&fwq_counters_key);
+	on_each_cpu(fwq_counters_reset_depth, NULL, 1);
+	mutex_unlock(&fwq_counters_mutex);
+}
+EXPORT_SYMBOL_GPL(fwq_counters_get);
+
+/**
+ * fwq_counters_put - drop the hold of one fwq_counters_get()
+ *
+ * Context: process context, may sleep.
+ */
+void fwq_counters_put(void)
+{
+	mutex_lock(&fwq_counters_mutex);
+	static_branch_dec(&fwq_counters_key);
+	mutex_unlock(&fwq_counters_mutex);
+}
+EXPORT_SYMBOL_GPL(fwq_counters_put);
+
+/* the fwq_wakeup tracepoint's reg and unreg: its @locked needs the depth */
+int fwq_wakeup_reg(void)
+{
+	fwq_counters_get();
+	return 0;
+}
+
+void fwq_wakeup_unreg(void)
+{
+	fwq_counters_put();
+}
 
 /**
  * fwq_wake_count - count a wakeup that fwq issued by other means
@@ -57,8 +116,12 @@ atomic64_t fwq_deferred_under_lock;
 void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
 		    enum fwq_wake_site site)
 {
-	int held = this_cpu_read(fwq_pool_lock_depth) ? 1 : 0;
+	int held;
 
+	/* off: nothing counts, and the tracepoint is off too (its reg) */
+	if (!fwq_counters_on())
+		return;
+	held = this_cpu_read(fwq_pool_lock_depth) ? 1 : 0;
 	trace_fwq_wakeup(task, wq, site, held);
 	if (wq)
 		this_cpu_inc(wq->pcpu_stats->wakeups[site][held]);
@@ -134,7 +197,7 @@ void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 
 	if (!wb->nr)
 		return;
-	if (this_cpu_read(fwq_pool_lock_depth))
+	if (fwq_counters_on() && this_cpu_read(fwq_pool_lock_depth))
 		atomic64_inc(&fwq_deferred_under_lock);
 	/*
 	 * Every site issues with preemption or IRQs off since it dropped the

@@ -117,6 +117,14 @@ struct fwq_lockstat {
 };
 
 /**
+ * fwq_counters_get - turn the wakeup counters (@wakeups of struct
+ *	fwq_wq_stats, debugfs "stats") on, until the matching
+ *	fwq_counters_put(); kernel-doc in src/wake.c
+ */
+void fwq_counters_get(void);
+void fwq_counters_put(void);
+
+/**
  * fwq_lockstat_enable - turn the pool->lock instrumentation on or off
  * @on: the new state; turning it on clears the histograms
  */

@@ -60,8 +60,11 @@ static int __init fwq_test_init(void)
 		pr_err("fwq_test: invalid parameter axes=%s\n", axes);
 		return -EINVAL;
 	}
+	/* the suites assert the wakeup counters, which are off by default */
+	fwq_counters_get();
 	fwq_ktap_run(fwq_test_suites, ARRAY_SIZE(fwq_test_suites), filter,
 		     &passed, &failed);
+	fwq_counters_put();
 	pr_info("# fwq_test: %u passed, %u failed (axes %s)\n", passed, failed,
 		axes);
 	return failed ? -EINVAL : 0;

@@ -249,6 +249,8 @@ static int __init fwqw_init(void)
 {
 	int i;
 
+	/* the trace plan sets the wakeup counters against the events */
+	fwq_counters_get();
 	for (i = 0; i < ARRAY_SIZE(fwqw_wqs); i++) {
 		struct fwqw_wq *w = &fwqw_wqs[i];
 		struct fwq_variant v;
@@ -267,6 +269,7 @@ static int __init fwqw_init(void)
 fail:
 	pr_err("creating the workqueues failed\n");
 	fwqw_destroy();
+	fwq_counters_put();
 	return -ENOMEM;
 }
 
@@ -274,6 +277,7 @@ static void __exit fwqw_exit(void)
 {
 	debugfs_remove_recursive(fwqw_root);
 	fwqw_destroy();
+	fwq_counters_put();
 }
 
 module_init(fwqw_init);
