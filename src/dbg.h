@@ -2,8 +2,11 @@
 /*
  * fwq: the debug and reproducer hooks, one inline helper per site.
  *
- * Each hook is off by default (its knob is 0, params.c) and costs the hot
- * path one READ_ONCE() and a predicted-not-taken branch when it is. A hook
+ * Each hook is off by default (its knob is 0, params.c). The hooks on hot
+ * paths (kick, deferred wakeup, enqueue, flush walk) sit behind
+ * fwq_dbg_key, which is on only while one of their knobs is nonzero
+ * (fwq_dbg_knobs_changed()): off, each costs a patched-out jump, no load.
+ * The cold ones (destroy, worker creation) read their knob. A hook
  * opens, or widens, the window of one hazard of docs/hazards.md so that a
  * reproducer (tests/torture/) can hit it every time:
  *
@@ -27,6 +30,15 @@
 
 #include "internal.h"
 
+/* on while dbg_kick_delay_us, dbg_force_cull, dbg_flush_skip_idle or dbg_cm_sb is */
+DECLARE_STATIC_KEY_FALSE(fwq_dbg_key);
+void fwq_dbg_knobs_changed(void);
+
+static __always_inline bool fwq_dbg_on(void)
+{
+	return static_branch_unlikely(&fwq_dbg_key);
+}
+
 extern unsigned int fwq_dbg_kick_delay_us;
 extern bool fwq_dbg_force_cull;
 extern bool fwq_dbg_flush_skip_idle;
@@ -44,9 +56,12 @@ extern atomic64_t fwq_create_worker_injected;
 /* H1: widen the window between a kick's pick and its wakeup */
 static inline void fwq_dbg_kick_delay(void)
 {
-	unsigned int delay_us = READ_ONCE(fwq_dbg_kick_delay_us);
+	unsigned int delay_us;
 
-	if (unlikely(delay_us)) {
+	if (!fwq_dbg_on())
+		return;
+	delay_us = READ_ONCE(fwq_dbg_kick_delay_us);
+	if (delay_us) {
 		mdelay(delay_us / 1000);
 		udelay(delay_us % 1000);
 	}
@@ -58,7 +73,7 @@ void fwq_dbg_force_cull_queue(struct fwq_pool *pool);
 /* H1: after a kick, under pool->lock, run a full cull inside the delay */
 static inline void fwq_dbg_force_cull_kick(struct fwq_pool *pool)
 {
-	if (unlikely(READ_ONCE(fwq_dbg_force_cull)) &&
+	if (fwq_dbg_on() && READ_ONCE(fwq_dbg_force_cull) &&
 	    READ_ONCE(fwq_dbg_kick_delay_us) &&
 	    !(pool->flags & (POOL_DBG_CULL_ALL | POOL_DYING)))
 		fwq_dbg_force_cull_queue(pool);
@@ -67,14 +82,14 @@ static inline void fwq_dbg_force_cull_kick(struct fwq_pool *pool)
 /* H8: does the broken flush skip @pwq (nothing in flight)? */
 static inline bool fwq_dbg_flush_skips(struct fwq_pwq *pwq)
 {
-	return unlikely(READ_ONCE(fwq_dbg_flush_skip_idle)) &&
+	return fwq_dbg_on() && READ_ONCE(fwq_dbg_flush_skip_idle) &&
 	       !pwq->total_in_flight;
 }
 
 /* H17: does this enqueue take cm.c's widened insert? */
 static inline bool fwq_dbg_cm_sb_on(void)
 {
-	return unlikely(READ_ONCE(fwq_dbg_cm_sb));
+	return fwq_dbg_on() && READ_ONCE(fwq_dbg_cm_sb);
 }
 
 /*

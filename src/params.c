@@ -34,6 +34,32 @@ bool fwq_dbg_force_cull;
 bool fwq_dbg_flush_skip_idle;
 bool fwq_dbg_put_walk_wait;
 
+DEFINE_STATIC_KEY_FALSE(fwq_dbg_key);
+static DEFINE_MUTEX(fwq_dbg_key_mutex);
+
+/**
+ * fwq_dbg_knobs_changed - switch fwq_dbg_key after a debug knob's write
+ *
+ * The key is on while any knob whose hook sits on a hot path is nonzero
+ * (src/dbg.h). Runs after every write of one of them, the writes at load
+ * time included: the module's jump labels are ready before its parameters
+ * are parsed.
+ */
+void fwq_dbg_knobs_changed(void)
+{
+	bool on;
+
+	mutex_lock(&fwq_dbg_key_mutex);
+	on = READ_ONCE(fwq_dbg_kick_delay_us) || READ_ONCE(fwq_dbg_cm_sb) ||
+	     READ_ONCE(fwq_dbg_force_cull) ||
+	     READ_ONCE(fwq_dbg_flush_skip_idle);
+	if (on)
+		static_branch_enable(&fwq_dbg_key);
+	else
+		static_branch_disable(&fwq_dbg_key);
+	mutex_unlock(&fwq_dbg_key_mutex);
+}
+
 /*
  * FWQ_UINT_PARAMS(X): every unsigned parameter, as
  * X(name, variable, min, max, hook after a write or NULL, debugfs knob too,
@@ -56,10 +82,11 @@ bool fwq_dbg_put_walk_wait;
 	  "stall watchdog: report a pool with pending work and "	\
 	  "no progress for this long, in ms (0 = off, "			\
 	  "0..3600000; see watchdog.c)")				\
-	X(dbg_kick_delay_us, fwq_dbg_kick_delay_us, 0, 100000, NULL, false, \
+	X(dbg_kick_delay_us, fwq_dbg_kick_delay_us, 0, 100000,		\
+	  fwq_dbg_knobs_changed, false,					\
 	  "debug: busy-wait between a kick's pick and its "		\
 	  "deferred wakeup (H1; 0..100000)")				\
-	X(dbg_cm_sb, fwq_dbg_cm_sb, 0, 2, NULL, false,			\
+	X(dbg_cm_sb, fwq_dbg_cm_sb, 0, 2, fwq_dbg_knobs_changed, false,	\
 	  "debug: an enqueue onto a per-CPU pool waits under "		\
 	  "pool->lock for the running worker to block (H17): 0 "	\
 	  "off, 1 the order before the fix, 2 the fixed order "		\
@@ -156,10 +183,12 @@ static int fwq_strict_bool_set(const char *val, const struct kernel_param *kp)
 	for (i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (sysfs_streq(val, yes[i])) {
 			WRITE_ONCE(*(bool *)kp->arg, true);
+			fwq_dbg_knobs_changed();
 			return 0;
 		}
 		if (sysfs_streq(val, no[i])) {
 			WRITE_ONCE(*(bool *)kp->arg, false);
+			fwq_dbg_knobs_changed();
 			return 0;
 		}
 	}
