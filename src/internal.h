@@ -249,9 +249,8 @@ struct fwq_pool {
 	struct list_head	workers;	/* A: attached workers */
 	struct ida		worker_ida;	/* worker ids */
 
-	struct fwq_pool_attrs	attrs;		/* I: identity */
-	const struct fwq_wake_ops *wake_ops;	/* I: from attrs.wake */
-	const struct fwq_kicked_ops *kicked_ops; /* I: from attrs.kicked */
+	/* I: identity; its wake and kicked pick the hooks of a kick */
+	struct fwq_pool_attrs	attrs;
 	struct hlist_node	hash_node;	/* PL: unbound_pool_hash */
 	int			refcnt;		/* PL: unbound pool refs */
 

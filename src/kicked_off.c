@@ -7,13 +7,16 @@
  */
 #include "ops.h"
 
-static void fwq_kicked_off_park(struct fwq_pool *pool,
-				struct fwq_worker *worker)
+struct fwq_worker *fwq_kicked_off_pick(struct fwq_pool *pool)
+{
+	return fwq_first_idle_worker(pool);
+}
+
+/* the worker stays where it is: nothing to do */
+void fwq_kicked_off_park(struct fwq_pool *pool, struct fwq_worker *worker)
 {
 }
 
 const struct fwq_kicked_ops fwq_kicked_off_ops = {
 	.desc = "a kicked worker stays on the idle list, within reach of the idle cull",
-	.pick = fwq_first_idle_worker,
-	.park = fwq_kicked_off_park,
 };

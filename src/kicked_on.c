@@ -12,7 +12,7 @@
  * the kicked worker first, so that kicks coalesce (|kicked_list| <= 1),
  * then the head of the idle list
  */
-static struct fwq_worker *fwq_kicked_on_pick(struct fwq_pool *pool)
+struct fwq_worker *fwq_kicked_on_pick(struct fwq_pool *pool)
 {
 	if (!list_empty(&pool->kicked_list))
 		return list_first_entry(&pool->kicked_list, struct fwq_worker,
@@ -21,8 +21,7 @@ static struct fwq_worker *fwq_kicked_on_pick(struct fwq_pool *pool)
 }
 
 /* park the picked worker on pool->kicked_list */
-static void fwq_kicked_on_park(struct fwq_pool *pool,
-			       struct fwq_worker *worker)
+void fwq_kicked_on_park(struct fwq_pool *pool, struct fwq_worker *worker)
 {
 	/* picked again: the kicked worker, the one entry of kicked_list */
 	if (worker->kicked)
@@ -33,6 +32,4 @@ static void fwq_kicked_on_park(struct fwq_pool *pool,
 
 const struct fwq_kicked_ops fwq_kicked_on_ops = {
 	.desc = "a kicked worker waits on pool->kicked_list, out of the idle cull's reach",
-	.pick = fwq_kicked_on_pick,
-	.park = fwq_kicked_on_park,
 };

@@ -17,16 +17,19 @@
  * struct fwq_wake_ops - a wake strategy, chosen per pool by attrs.wake; its
  *	name and enum value come from the registry (include/fwq/variants.h)
  * @desc: one line for debugfs "variants"
- * @kick: under pool->lock, hand the picked @worker to the wakeup mechanism.
- *	It runs before the kicked_list design's @park, and may take @worker
- *	off whatever list it is on (wake=claim does); it must not put it on
- *	one.
+ *
+ * Its hook is a function named after the registry's name, called
+ * directly from a switch that the registry generates (fwq_kick_pool(),
+ * src/wake.c), not through a pointer: a kick costs what mainline's
+ * kick_pool() does, no indirect call (a retpoline where those are on).
+ *
+ * fwq_wake_NAME_kick(): under pool->lock, hand the picked @worker to the
+ * wakeup mechanism. It runs before the kicked_list design's park, and may
+ * take @worker off whatever list it is on (wake=claim does); it must not
+ * put it on one.
  */
 struct fwq_wake_ops {
 	const char *desc;
-	void (*kick)(struct fwq_pool *pool, struct fwq_worker *worker,
-		     struct fwq_wake_batch *wb, struct fwq_workqueue *wq,
-		     enum fwq_wake_site site);
 };
 
 /**
@@ -34,15 +37,16 @@ struct fwq_wake_ops {
  *	pool; its name and enum value come from the registry
  *	(include/fwq/variants.h)
  * @desc: one line for debugfs "variants"
- * @pick: under pool->lock, the idle worker a kick wakes, or NULL
- * @park: under pool->lock, after the wake design's @kick, park the picked
- *	@worker; @worker->kicked still says whether it had been kicked
- *	before (a coalesced kick)
+ *
+ * Its hooks, named and called as the wake design's are:
+ * fwq_kicked_NAME_pick(): under pool->lock, the idle worker a kick wakes,
+ * or NULL;
+ * fwq_kicked_NAME_park(): under pool->lock, after the wake design's kick,
+ * park the picked @worker; @worker->kicked still says whether it had been
+ * kicked before (a coalesced kick).
  */
 struct fwq_kicked_ops {
 	const char *desc;
-	struct fwq_worker *(*pick)(struct fwq_pool *pool);
-	void (*park)(struct fwq_pool *pool, struct fwq_worker *worker);
 };
 
 /**
@@ -99,6 +103,15 @@ extern const struct fwq_kicked_ops fwq_kicked_ops_first_,
 	FWQ_KICKED_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_kicked_ops_last_;
 extern const struct fwq_flush_ops fwq_flush_ops_first_,
 	FWQ_FLUSH_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_flush_ops_last_;
+
+/*
+ * The wake and kicked_list hooks of every registered design:
+ * fwq_wake_NAME_kick(), fwq_kicked_NAME_pick() and fwq_kicked_NAME_park(),
+ * each defined in the design's own file, declared from the registry
+ * (the generators are in include/fwq/variants.h).
+ */
+FWQ_WAKE_VARIANTS(__FWQ_WAKE_HOOK_DECL)
+FWQ_KICKED_VARIANTS(__FWQ_KICKED_HOOK_DECL)
 /* wake.c's helpers for a kicked_list design's @pick */
 /* the head of the LIFO idle list: the most recently idle worker */
 static inline struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)

@@ -304,8 +304,6 @@ struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
 		return NULL;
 	atomic_inc(&fwq_objects[FWQ_OBJ_UNBOUND_POOL]);
 	fwq_pool_attrs_copy(&pool->attrs, attrs);
-	pool->wake_ops = fwq_wake_strategies[attrs->wake];
-	pool->kicked_ops = fwq_kicked_strategies[attrs->kicked];
 	pool->flags = 0;	/* unbound: never associated with a CPU */
 	if (fwq_pool_assign_id(pool)) {
 		fwq_free_pool(pool);
@@ -392,8 +390,6 @@ int fwq_cpu_pools_prepare(const struct fwq_variant *v)
 			pool->attrs.kicked = v->kicked;
 			cpumask_copy(pool->attrs.cpumask, cpumask_of(cpu));
 			cpumask_copy(pool->attrs.pod_cpumask, cpumask_of(cpu));
-			pool->wake_ops = fwq_wake_strategies[v->wake];
-			pool->kicked_ops = fwq_kicked_strategies[v->kicked];
 			if (fwq_pool_assign_id(pool))
 				goto fail;
 			if (cpumask_test_cpu(cpu, fwq_online_cpumask)) {

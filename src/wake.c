@@ -242,7 +242,12 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 
 	if (!fwq_need_more_worker(pool))
 		return false;
-	worker = pool->kicked_ops->pick(pool);
+	/*
+	 * The pool's designs, dispatched by a chain the registry generates
+	 * (include/fwq/variants.h): direct calls, where a pointer in the ops
+	 * would cost an indirect call each (src/ops.h)
+	 */
+	worker = FWQ_KICKED_VARIANTS(__FWQ_KICKED_PICK_TERM) NULL;
 	if (!worker)
 		return false;
 
@@ -276,8 +281,8 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 	}
 
 	/* the two axes in turn: how the worker is woken, where it waits */
-	pool->wake_ops->kick(pool, worker, wb, wq, site);
-	pool->kicked_ops->park(pool, worker);
+	FWQ_WAKE_VARIANTS(__FWQ_WAKE_KICK_TERM) (void)0;
+	FWQ_KICKED_VARIANTS(__FWQ_KICKED_PARK_TERM) (void)0;
 	worker->kicked = true;
 
 	fwq_dbg_force_cull_kick(pool);

@@ -10,11 +10,11 @@
  */
 #include "ops.h"
 
-static void fwq_wake_claim_kick(struct fwq_pool *pool,
-				struct fwq_worker *worker,
-				struct fwq_wake_batch *wb,
-				struct fwq_workqueue *wq,
-				enum fwq_wake_site site)
+void fwq_wake_claim_kick(struct fwq_pool *pool,
+			 struct fwq_worker *worker,
+			 struct fwq_wake_batch *wb,
+			 struct fwq_workqueue *wq,
+			 enum fwq_wake_site site)
 {
 	/*
 	 * The claim: take the worker off the list it is on, so that no
@@ -28,5 +28,4 @@ static void fwq_wake_claim_kick(struct fwq_pool *pool,
 
 const struct fwq_wake_ops fwq_wake_claim_ops = {
 	.desc = "the worker claimed off the idle list, woken after the unlock (all sites)",
-	.kick = fwq_wake_claim_kick,
 };

@@ -25,11 +25,11 @@
  */
 #include "ops.h"
 
-static void fwq_wake_pick_kick(struct fwq_pool *pool,
-			       struct fwq_worker *worker,
-			       struct fwq_wake_batch *wb,
-			       struct fwq_workqueue *wq,
-			       enum fwq_wake_site site)
+void fwq_wake_pick_kick(struct fwq_pool *pool,
+			struct fwq_worker *worker,
+			struct fwq_wake_batch *wb,
+			struct fwq_workqueue *wq,
+			enum fwq_wake_site site)
 {
 	if (site == FWQ_SITE_QUEUE || site == FWQ_SITE_CHAIN)
 		fwq_wake_batch_add(wb, worker->task, wq, site, false);
@@ -39,5 +39,4 @@ static void fwq_wake_pick_kick(struct fwq_pool *pool,
 
 const struct fwq_wake_ops fwq_wake_pick_ops = {
 	.desc = "the worker left idle, woken after the unlock at queue and chain only (Linux 7.3)",
-	.kick = fwq_wake_pick_kick,
 };

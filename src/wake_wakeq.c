@@ -8,16 +8,15 @@
  */
 #include "ops.h"
 
-static void fwq_wake_wakeq_kick(struct fwq_pool *pool,
-				struct fwq_worker *worker,
-				struct fwq_wake_batch *wb,
-				struct fwq_workqueue *wq,
-				enum fwq_wake_site site)
+void fwq_wake_wakeq_kick(struct fwq_pool *pool,
+			 struct fwq_worker *worker,
+			 struct fwq_wake_batch *wb,
+			 struct fwq_workqueue *wq,
+			 enum fwq_wake_site site)
 {
 	fwq_wake_batch_add(wb, worker->task, wq, site, true);
 }
 
 const struct fwq_wake_ops fwq_wake_wakeq_ops = {
 	.desc = "the worker on a private wake queue, woken after pool->lock is dropped (v2)",
-	.kick = fwq_wake_wakeq_kick,
 };

@@ -95,6 +95,37 @@
 #define __FWQ_WAKE_SITE_TRACE_ENUM(id, name)	TRACE_DEFINE_ENUM(FWQ_SITE_##id);
 #define __FWQ_WAKE_SITE_SYM(id, name)	{ FWQ_SITE_##id, #name },
 
+/*
+ * The prototypes of each design's hooks (src/ops.h), file-scope
+ * declarations and so ended by their ';'
+ */
+#define __FWQ_WAKE_HOOK_DECL(id, name, ...)				\
+	void fwq_wake_##name##_kick(struct fwq_pool *pool,		\
+				    struct fwq_worker *worker,		\
+				    struct fwq_wake_batch *wb,		\
+				    struct fwq_workqueue *wq,		\
+				    enum fwq_wake_site site);
+#define __FWQ_KICKED_HOOK_DECL(id, name, ...)				\
+	struct fwq_worker *fwq_kicked_##name##_pick(struct fwq_pool *pool); \
+	void fwq_kicked_##name##_park(struct fwq_pool *pool,		\
+				      struct fwq_worker *worker);
+
+/*
+ * fwq_kick_pool()'s dispatch to the pool's designs (src/wake.c): one term
+ * of a conditional chain per registry line, which the engine ends with
+ * the value for no match. The terms name fwq_kick_pool()'s locals (pool,
+ * worker, wb, wq, site).
+ */
+#define __FWQ_KICKED_PICK_TERM(id, name, ...)				\
+	pool->attrs.kicked == FWQ_KICKED_##id ?				\
+		fwq_kicked_##name##_pick(pool) :
+#define __FWQ_WAKE_KICK_TERM(id, name, ...)				\
+	pool->attrs.wake == FWQ_WAKE_##id ?				\
+		fwq_wake_##name##_kick(pool, worker, wb, wq, site) :
+#define __FWQ_KICKED_PARK_TERM(id, name, ...)				\
+	pool->attrs.kicked == FWQ_KICKED_##id ?				\
+		fwq_kicked_##name##_park(pool, worker) :
+
 /* generators for the enums of include/fwq/variant.h */
 #define __FWQ_WAKE_ENUM(id, name, ops, ...)	FWQ_WAKE_##id,
 #define __FWQ_KICKED_ENUM(id, name, ops, ...)	FWQ_KICKED_##id,
