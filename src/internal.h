@@ -727,7 +727,19 @@ void fwq_wake_complete(struct completion *done, struct task_struct *task,
 void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
 			struct fwq_workqueue *wq, enum fwq_wake_site site,
 			bool ref);
-void fwq_wake_batch_issue(struct fwq_wake_batch *wb);
+void __fwq_wake_batch_issue(struct fwq_wake_batch *wb);
+
+/*
+ * Issue @wb's wakeups after the pool lock is dropped, with preemption or
+ * IRQs still off (__fwq_wake_batch_issue()); an empty batch, the case of
+ * every kick under the lock, costs a test and no call.
+ */
+static inline void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
+{
+	if (wb->nr)
+		__fwq_wake_batch_issue(wb);
+}
+
 int fwq_wakeup_reg(void);
 void fwq_wakeup_unreg(void);
 

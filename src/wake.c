@@ -184,31 +184,28 @@ void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
 }
 
 /**
- * fwq_wake_batch_issue - issue the wakeups collected under a pool lock
- * @wb: the batch; emptied
+ * __fwq_wake_batch_issue - issue the wakeups collected under a pool lock
+ * @wb: the batch, not empty; emptied
  *
- * Called after the pool lock is dropped, before preemption or IRQs are on
- * again. Runs the wakeups inside an RCU read-side section (see the file
- * comment).
+ * Called through fwq_wake_batch_issue() after the pool lock is dropped,
+ * before preemption or IRQs are on again (every site: a waker preempted
+ * there leaves the task it picked waiting for nothing). That
+ * non-preemptible stretch, which began under the pool lock, is the RCU
+ * read-side section the file comment relies on: since the RCU flavours
+ * were consolidated (v5.0, the oldest kernel fwq builds for is 6.1), a
+ * region with preemption or IRQs off is one, so no rcu_read_lock() nor
+ * preempt_disable() pair is added here, and the check that preemption is
+ * off is lockdep's, free without it. Mainline's kick_pool() issues its
+ * wakeup under the same guarantee.
  */
-void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
+void __fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 {
 	unsigned int i;
 
-	if (!wb->nr)
-		return;
+	lockdep_assert_preemption_disabled();
 	if (fwq_counters_on() && this_cpu_read(fwq_pool_lock_depth))
 		atomic64_inc(&fwq_deferred_under_lock);
-	/*
-	 * Every site issues with preemption or IRQs off since it dropped the
-	 * pool lock (fwq_pool_unlock_irq_issue()): a waker preempted there
-	 * leaves the task it picked waiting for nothing.
-	 */
-	fwq_check(!preemptible(), "wakeups issued preemptibly after %pS",
-		  __builtin_return_address(0));
 	fwq_dbg_kick_delay();
-	preempt_disable();
-	rcu_read_lock();
 	for (i = 0; i < wb->nr; i++) {
 		struct fwq_wake_ent *e = &wb->ent[i];
 
@@ -216,8 +213,6 @@ void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 		if (e->ref)
 			put_task_struct(e->task);
 	}
-	rcu_read_unlock();
-	preempt_enable();
 	wb->nr = 0;
 }
 

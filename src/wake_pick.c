@@ -15,7 +15,7 @@
  *
  * Task lifetime: no task reference. The pick happens under pool->lock
  * with IRQs off, and the deferred wakeup is issued before preemption or
- * IRQs are on again (fwq_wake_batch_issue() checks it), so pick and
+ * IRQs are on again (lockdep checks it there), so pick and
  * wakeup sit in one RCU read-side critical section. A worker the cull
  * reaps in between is released only a grace period after it exits, so
  * its task_struct is still there to be woken, in vain. The item it was
