@@ -367,7 +367,6 @@ struct fwq_workqueue {
 	struct fwq_pwq __rcu	*dfl_pwq;	/* PW */
 
 	struct fwq_variant	variant;	/* WQ: wake/kicked may change */
-	const struct fwq_flush_ops *flush_ops;	/* I */
 
 	char			name[FWQ_NAME_LEN]; /* I */
 
@@ -388,8 +387,14 @@ struct fwq_workqueue {
 	struct lockdep_map	lockdep_map;	/* I */
 #endif
 
+	/*
+	 * Read by every enqueue, from here on, as in mainline: a line of its
+	 * own, which nothing a flush writes (the colours, the flusher queue,
+	 * the flush counters above) shares. flush_ops was among those before.
+	 */
 	/* WO: FWQ_*; the enqueue reads __FWQ_DESTROYING/__FWQ_DRAINING bare */
 	unsigned int		flags ____cacheline_aligned;
+	const struct fwq_flush_ops *flush_ops;	/* I */
 	struct fwq_pwq __rcu * __percpu *cpu_pwq;	/* I: per-CPU pwqs */
 	struct fwq_wq_pcpu_stats __percpu *pcpu_stats;	/* I */
 	void			*flush_priv;	/* I: the flush strategy's state */
