@@ -75,6 +75,19 @@ void fwq_debugfs_init(void);
 
 /* stats.c */
 DECLARE_STATIC_KEY_FALSE(fwq_lockstat_key);
+
+/*
+ * Test the key at each site, not once into a local: a local turns every
+ * later test into a real branch on a register, and keeps the stamps' setup
+ * on the path while lockstat is off. A stamp taken while the key was off
+ * is 0, which the recording site checks, so a switch in the middle of a
+ * path records nothing wrong.
+ */
+static __always_inline bool fwq_lockstat_active(void)
+{
+	return static_branch_unlikely(&fwq_lockstat_key);
+}
+
 void fwq_lockstat_record(enum fwq_lockstat_path path, s64 wait_ns,
 			 s64 hold_ns);
 void fwq_lockstat_wakeup_locked(enum fwq_lockstat_path path);

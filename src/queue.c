@@ -349,7 +349,6 @@ bool __fwq_queue_work(int req_cpu, struct fwq_workqueue *wq,
 	struct fwq_pool *last_pool, *pool;
 	struct fwq_pwq *pwq;
 	unsigned long work_flags;
-	bool ls = static_branch_unlikely(&fwq_lockstat_key);
 	u64 t0 = 0, t1 = 0;
 	int cpu;
 
@@ -387,7 +386,7 @@ retry:
 	 */
 	last_pool = fwq_get_work_pool(work);
 	/* lockstat's wait: the lock acquisitions from here on, not the lookups */
-	if (ls)
+	if (fwq_lockstat_active())
 		t0 = sched_clock();
 	if (last_pool && last_pool != pool && !(wq->flags & __FWQ_ORDERED)) {
 		struct fwq_worker *worker;
@@ -411,7 +410,7 @@ retry:
 		cpu_relax();
 		goto retry;
 	}
-	if (ls)
+	if (fwq_lockstat_active() && t0)
 		t1 = sched_clock();
 
 	trace_fwq_queue_work(req_cpu, pwq, work);
@@ -441,7 +440,7 @@ retry:
 		fwq_insert_work(pwq, work, &pwq->inactive_works, work_flags);
 	}
 
-	if (ls)
+	if (fwq_lockstat_active() && t1)
 		fwq_lockstat_record(FWQ_LS_ENQUEUE, t1 - t0,
 				    sched_clock() - t1);
 	fwq_pool_unlock(pool);

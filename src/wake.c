@@ -127,7 +127,7 @@ void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
 		this_cpu_inc(wq->pcpu_stats->wakeups[site][held]);
 	else
 		atomic64_inc(&fwq_global_wakeups[site][held]);
-	if (held && static_branch_unlikely(&fwq_lockstat_key)) {
+	if (held && fwq_lockstat_active()) {
 		if (site == FWQ_SITE_QUEUE)
 			fwq_lockstat_wakeup_locked(FWQ_LS_ENQUEUE);
 		else if (site == FWQ_SITE_CHAIN)

@@ -171,7 +171,6 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 	struct fwq_workqueue *wq;
 	unsigned long work_data;
 	u64 t_hold = 0;
-	bool ls = static_branch_unlikely(&fwq_lockstat_key);
 #ifdef CONFIG_LOCKDEP
 	/* the item may free itself while it runs: hold a copy of its map */
 	struct lockdep_map lockdep_map;
@@ -205,7 +204,7 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 		fwq_cm_item_start(worker);
 
 	/* the chain kick: a no-op for CM pools with a running worker */
-	if (ls)
+	if (fwq_lockstat_active())
 		t_hold = sched_clock();
 	fwq_kick_pool(pool, &worker->wb, wq, FWQ_SITE_CHAIN);
 
@@ -214,7 +213,7 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 	pwq->stats[PWQ_STAT_STARTED]++;
 	this_cpu_inc(wq->pcpu_stats->started);
 
-	if (ls)
+	if (fwq_lockstat_active() && t_hold)
 		fwq_lockstat_record(FWQ_LS_CHAIN, -1, sched_clock() - t_hold);
 	fwq_pool_unlock_irq_issue(pool, &worker->wb);
 
@@ -233,7 +232,7 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 
 	cond_resched();
 
-	if (ls) {
+	if (fwq_lockstat_active()) {
 		t_hold = sched_clock();
 		fwq_pool_lock_irq(pool);
 		fwq_lockstat_record(FWQ_LS_CHAIN, sched_clock() - t_hold, -1);
