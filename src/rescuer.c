@@ -117,7 +117,19 @@ static bool fwq_assign_rescuer_work(struct fwq_pwq *pwq,
 	struct fwq_work *cursor = &pwq->mayday_cursor;
 	struct fwq_work *work, *n;
 
-	if (!pwq->nr_active || !fwq_need_to_create_worker(pool))
+	if (!pwq->nr_active)
+		return false;
+	/*
+	 * The pool has an idle worker again, so it needs no rescue; but as
+	 * in Linux 7.3, while its manager is still trying to create a worker
+	 * the memory pressure may not be over, and a rescuer that leaves now
+	 * may be sent for again a mayday interval later. Go on, unless other
+	 * pwqs wait for this rescuer (read without fwq_mayday_lock: a hint,
+	 * as in 7.3).
+	 */
+	if (!fwq_need_to_create_worker(pool) &&
+	    (!(pool->flags & POOL_MANAGER_ACTIVE) ||
+	     !list_empty(&pwq->wq->maydays)))
 		return false;
 
 	/* start after the cursor if it is still on the worklist */
@@ -183,6 +195,8 @@ repeat:
 					fwq_get_pwq(pwq);
 					list_add_tail(&pwq->mayday_node,
 						      &wq->maydays);
+					/* a mayday, as 7.3 counts it */
+					pwq->stats[PWQ_STAT_MAYDAY]++;
 					atomic64_inc(&fwq_rescuer_requeues);
 				}
 				raw_spin_unlock(&fwq_mayday_lock);
