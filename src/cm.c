@@ -178,9 +178,9 @@ void fwq_cm_irq_work_fn(struct irq_work *iw)
 	/* on PREEMPT_RT the irq_work runs in a preemptible per-CPU thread */
 	preempt_disable();
 	raw_spin_lock_irqsave(&pool->lock, flags);
-	__this_cpu_inc(fwq_pool_lock_depth);
+	fwq_pool_depth_inc();
 	fwq_cm_kick(pool, &wb);
-	__this_cpu_dec(fwq_pool_lock_depth);
+	fwq_pool_depth_dec();
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 	fwq_wake_batch_issue(&wb);
 	preempt_enable();

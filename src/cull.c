@@ -104,7 +104,7 @@ void fwq_idle_timer_fn(struct timer_list *t)
 		return;
 
 	raw_spin_lock_irqsave(&pool->lock, flags);
-	__this_cpu_inc(fwq_pool_lock_depth);
+	fwq_pool_depth_inc();
 	if (fwq_too_many_workers(pool) && !(pool->flags & POOL_DYING) &&
 	    !list_empty(&pool->idle_list)) {
 		struct fwq_worker *worker;
@@ -118,7 +118,7 @@ void fwq_idle_timer_fn(struct timer_list *t)
 		if (!do_cull)
 			mod_timer(&pool->idle_timer, expires);
 	}
-	__this_cpu_dec(fwq_pool_lock_depth);
+	fwq_pool_depth_dec();
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 
 	if (do_cull)

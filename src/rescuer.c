@@ -53,7 +53,7 @@ void fwq_pool_mayday_timeout(struct timer_list *t)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pool->lock, flags);
-	__this_cpu_inc(fwq_pool_lock_depth);
+	fwq_pool_depth_inc();
 	raw_spin_lock(&fwq_mayday_lock);
 	if (fwq_need_to_create_worker(pool)) {
 		list_for_each_entry(work, &pool->worklist, entry)
@@ -62,7 +62,7 @@ void fwq_pool_mayday_timeout(struct timer_list *t)
 	raw_spin_unlock(&fwq_mayday_lock);
 	/* a timer may run in a preemptible thread (PREEMPT_RT) */
 	preempt_disable();
-	__this_cpu_dec(fwq_pool_lock_depth);
+	fwq_pool_depth_dec();
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 	fwq_wake_batch_issue(&wb);
 	preempt_enable();
