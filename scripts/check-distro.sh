@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-distro.sh [--out DIR]: the user's journey with the fwq-dkms
-# package on a real Debian 12 system (make check-distro; not a make check
-# lane). Each step is one test line, "ok N distro.STEP # S s", and the run
-# ends with "N passed, N failed":
+# check-distro.sh [--out DIR] [--prepare-only]: the user's journey with
+# the fwq-dkms package on a real Debian 12 system (make check-distro; not
+# a make check lane). Each step is one test line, "ok N distro.STEP # S s",
+# and the run ends with "N passed, N failed". The chroot steps come first,
+# each boot reading a disk image made when its kernel's step ended, so
+# the boots come last:
 #
 #   debootstrap      a minimal bookworm (debootstrap --variant=minbase) with,
 #                    through the chroot's own apt, systemd, dkms, python3,
@@ -15,29 +17,33 @@
 #                    reuses it
 #   install_deb      make deb, then apt-get install of the .deb in a copy
 #                    of that system (chroot): DKMS builds fwq for the
-#                    chroot's kernel, not the host's
-#   boot_6.1         the copy as an ext4 disk image, booted in QEMU (TCG)
-#                    with the image's own kernel, initramfs and systemd;
-#                    the guest (scripts/distro/fwq-distro-test.sh) modprobes
-#                    fwq and fwq_bench, runs fwq-bench --quick --scale 1,
+#                    chroot's kernel, not the host's; then the copy as it
+#                    is now becomes boot_6.1's ext4 disk image
+#   install_6.12     the bookworm-backports kernel image and headers (the
+#                    suite's linux-image-amd64/linux-headers-amd64) in the
+#                    chroot: DKMS's kernel hook must build fwq for it; then
+#                    boot_6.12's disk image
+#   purge            apt-get purge fwq-dkms; nothing of fwq may remain in
+#                    /lib/modules, /var/lib/dkms, /usr/src, /usr/share/fwq
+#   boot_6.1         boot_6.1's image booted in QEMU (TCG) with its own 6.1
+#                    kernel, initramfs and systemd; the guest
+#                    (scripts/distro/fwq-distro-test.sh) modprobes fwq and
+#                    fwq_bench, runs fwq-bench --quick --scale 1 --redo 0,
 #                    reads /sys/kernel/debug/fwq/, modprobe -r, checks two
 #                    of fwq-bench's errors, and writes its results to a
 #                    second disk; its tests are listed as distro.6.1.NAME
-#   install_6.12     the bookworm-backports kernel image and headers (the
-#                    suite's linux-image-amd64/linux-headers-amd64) in the
-#                    chroot: DKMS's kernel hook must build fwq for it
-#   boot_6.12        that kernel booted: load, read debugfs, unload; then
+#   boot_6.12        the 6.12 kernel booted: load, read debugfs, unload; then
 #                    module.sig_enforce=1 and lockdown=integrity, raised
 #                    at run time as Secure Boot would have them: fwq-bench's
 #                    lockdown (8), refused-module (6) and missing-headers
 #                    (5) errors from the real kernel and tools
 #                    (distro.6.12.NAME)
-#   purge            apt-get purge fwq-dkms; nothing of fwq may remain in
-#                    /lib/modules, /var/lib/dkms, /usr/src, /usr/share/fwq
 #
-# --base-only stops after the first step: .ci/run makes the base that way
-# in the background, while make check runs (it mostly waits on the
-# network), and make check-distro then finds it cached.
+# --prepare-only stops before the boots: .ci/run runs the chroot steps
+# that way in the background while make check runs (they mostly wait on
+# the network and the disk), and make check-distro DISTRO_OUT=DIR then
+# finds them done in DIR: it lists their test lines again and only
+# boots. A DIR prepared from another state of the tree is refused.
 # The results (tests, bench results.jsonl, table.txt, summary.md, plots,
 # debugfs, dmesg, consoles) go to DIR (default results/check-distro-TIME).
 # The apt source is the machine's configured Debian source (fwq_apt).
@@ -49,12 +55,12 @@ set -eu
 cd "$FWQ_TOP"
 
 out=
-base_only=0
+prepare_only=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=${2:-}; shift 2 ;;
-	--base-only) base_only=1; shift ;;
-	*) fwq_die 2 "usage: $0 [--out DIR] [--base-only]" ;;
+	--prepare-only) prepare_only=1; shift ;;
+	*) fwq_die 2 "usage: $0 [--out DIR] [--prepare-only]" ;;
 	esac
 done
 [ "$(id -u)" = 0 ] || fwq_die 2 "check-distro needs root (debootstrap, chroot)"
@@ -99,6 +105,7 @@ step() {
 note=
 
 finish() {
+	[ $prepare_only -eq 0 ] || tree_id > "$prepared"
 	echo "# results in $out"
 	echo "# check-distro wall time: $(fwq_elapsed "$t_start")s"
 	fwq_tap_summary
@@ -157,23 +164,34 @@ make_base() {
 hash=$( { echo "$suite $uri $keyring"; sed -n '/^# BASE-BEGIN/,/^# BASE-END/p' "$0"; } |
 	sha256sum | cut -c1-16)
 base=$FWQ_CACHE/distro/base-$hash
-mkdir -p "$FWQ_CACHE/distro"
-# one base maker at a time (a --base-only run may still be at it)
-exec 8> "$FWQ_CACHE/distro/.lock"
-flock 8
-if [ -e "$base/.fwq-done" ]; then
-	note="cached: $base"
-	step debootstrap true
-else
-	rm -rf "$FWQ_CACHE"/distro/base-*
-	step debootstrap make_base "$base.tmp" || finish
-	mv "$base.tmp" "$base"
-	touch "$base/.fwq-done"
-fi
-flock -u 8
-[ $base_only -eq 0 ] || finish
+
+# the debootstrap step: the cached base, or a new one
+base_step() {
+	mkdir -p "$FWQ_CACHE/distro"
+	# one base maker at a time (another run may be at it)
+	exec 8> "$FWQ_CACHE/distro/.lock"
+	flock 8
+	if [ -e "$base/.fwq-done" ]; then
+		note="cached: $base"
+		step debootstrap true
+	else
+		rm -rf "$FWQ_CACHE"/distro/base-*
+		step debootstrap make_base "$base.tmp" || finish
+		mv "$base.tmp" "$base"
+		touch "$base/.fwq-done"
+	fi
+	flock -u 8
+}
+
+# tree_id: the state of the tree the chroot steps packaged (a prepared
+# DIR is only used by the same state)
+tree_id() {
+	{ git -C "$FWQ_TOP" rev-parse HEAD; git -C "$FWQ_TOP" diff HEAD; } 2>/dev/null |
+		sha256sum | cut -c1-16
+}
 
 root=$out/root
+prepared=$out/prepared
 krel_of() { # krel_of SERIES: the release of ROOT's kernel of SERIES
 	find "$root/lib/modules" -mindepth 1 -maxdepth 1 -name "$1.*" -printf '%f\n' | sort -V | tail -n 1
 }
@@ -193,31 +211,48 @@ install_deb() {
 	install -m 755 scripts/distro/fwq-distro-test.sh "$root/usr/local/sbin/fwq-distro-test"
 	install -m 644 scripts/distro/fwq-distro-test.service "$root/etc/systemd/system/"
 	croot "$root" systemctl enable fwq-distro-test.service
+	image 6.1
 }
 
-# boot SERIES MODE LIMIT [LABEL]: ROOT as a disk image, booted with its
-# kernel of SERIES, the guest test in MODE (fwq-distro-test.sh); the
+# image SERIES: ROOT as it is now, for SERIES's boot: an ext4 disk image,
+# and the release, image and initramfs of its kernel of SERIES, in
+# $out/image-SERIES/; the later chroot steps leave them as they are
+image() {
+	local d=$out/image-$1 krel
+
+	krel=$(krel_of "$1")
+	[ -n "$krel" ] || { echo "no $1 kernel in the root"; return 1; }
+	rm -rf "$d"
+	mkdir -p "$d"
+	rm -f "$root/usr/sbin/policy-rc.d" "$root/etc/resolv.conf"
+	cp "$root/boot/vmlinuz-$krel" "$d/vmlinuz"
+	cp "$root/boot/initrd.img-$krel" "$d/initrd.img"
+	mke2fs -q -t ext4 -L fwqroot -d "$root" "$d/disk.img" 4G
+	echo "$krel" > "$d/krel"
+}
+
+# boot SERIES MODE LIMIT [LABEL]: SERIES's disk image (image) booted with
+# its kernel of SERIES, the guest test in MODE (fwq-distro-test.sh); the
 # guest's tests (distro.LABEL.NAME, LABEL default SERIES) and files in
 # $out/LABEL/.
 boot() {
 	local series=$1 mode=$2 limit=$3 label=${4:-$1} krel img dir qemu qroot d rc=0
+	local idir=$out/image-$1
 	local append="root=/dev/vda rw console=ttyS0 fwq_distro=$mode systemd.show_status=1"
 	local -a q
 
-	krel=$(krel_of "$series")
-	[ -n "$krel" ] || { echo "no $series kernel in the image"; return 1; }
+	img=$idir/disk.img
+	[ -e "$img" ] || { echo "no disk image for $series (its install step failed)"; return 1; }
+	krel=$(cat "$idir/krel")
 	dir=$out/$label
-	img=$out/disk.img
-	rm -rf "$dir" "$img"
+	rm -rf "$dir"
 	mkdir -p "$dir/files"
-	rm -f "$root/usr/sbin/policy-rc.d" "$root/etc/resolv.conf"
-	mke2fs -q -t ext4 -L fwqroot -d "$root" "$img" 4G
 	truncate -s 256M "$dir/results.img"
 	qemu=$("$FWQ_TOP/scripts/get-qemu.sh" "$FWQ_QEMU_SUITE")
 	q=("$qemu" -nodefaults -display none -no-reboot
 	   -machine pc -accel "${FWQ_QEMU_ACCEL:-tcg,thread=multi}" -cpu max
 	   -smp 2 -m 2048
-	   -kernel "$root/boot/vmlinuz-$krel" -initrd "$root/boot/initrd.img-$krel"
+	   -kernel "$idir/vmlinuz" -initrd "$idir/initrd.img"
 	   -append "$append"
 	   -drive "file=$img,format=raw,if=virtio"
 	   -drive "file=$dir/results.img,format=raw,if=virtio"
@@ -228,7 +263,7 @@ boot() {
 	done
 	echo "booting $krel ($mode), limit ${limit}s"
 	timeout "$limit" "${q[@]}" || rc=$?
-	rm -f "$img"
+	rm -rf "$idir"
 	tar -xf "$dir/results.img" -C "$dir/files" 2>/dev/null ||
 		{ echo "no results from the guest (qemu rc $rc)"; tail -n 30 "$dir/console.log"; return 1; }
 	rm -f "$dir/results.img"
@@ -261,6 +296,7 @@ install_612() {
 	croot "$root" dkms status fwq
 	find "$root/lib/modules/$krel" -name 'fwq*.ko*' | grep -q fwq_bench ||
 		{ echo "DKMS did not build fwq for $krel"; return 1; }
+	image 6.12
 }
 
 purge() {
@@ -281,20 +317,39 @@ purge() {
 	echo "nothing of fwq remains"
 }
 
-step install_deb install_deb || finish
+if [ $prepare_only -eq 0 ] && [ -e "$prepared" ]; then
+	[ "$(cat "$prepared")" = "$(tree_id)" ] ||
+		fwq_die 2 "$out was prepared from another state of the tree: remove it, or give another --out"
+	echo "# the chroot steps, run before (--prepare-only): $out"
+	cat "$out/prepare.tap"
+	fwq_tap_count "$out/prepare.tap"
+	n=$(grep -c 'ok [0-9]* distro\.' "$out/prepare.tap") || :
+	! grep -q '^not ok [0-9]* distro\.\(debootstrap\|install\)' "$out/prepare.tap" || finish
+else
+	rm -f "$prepared"
+	if [ $prepare_only -eq 1 ]; then
+		export FWQ_TAP_LOG=$out/prepare.tap
+		: > "$FWQ_TAP_LOG"
+	fi
+	base_step
+	step install_deb install_deb || finish
+	step install_6.12 install_612 || finish
+	step purge purge
+	[ $prepare_only -eq 0 ] || finish
+fi
 # limits well above the measured boots (docs/testing.md, "make
 # check-distro"), so that a hung guest costs minutes, not a lane's worth
 # of CI
 step boot_6.1 boot 6.1 full 480
 guest_tests 6.1
-step install_6.12 install_612 || finish
 step boot_6.12 boot 6.12 loadlock 480
 guest_tests 6.12
-step purge purge
 bench=$out/6.1/files/bench
 if [ -d "$bench" ]; then
 	python3 bench/bench_report.py "$bench" > /dev/null 2>&1 || true
 	echo "# bench results: $bench (results.jsonl, table.txt, summary.md, plots/)"
 fi
-rm -rf "$root"
+# the root and images are gone: a later run with this DIR prepares again
+rm -rf "$root" "$out"/image-*
+rm -f "$prepared"
 finish

@@ -85,7 +85,7 @@ t dkms_built sh -c "dkms status fwq | grep \"$(uname -r).*installed\""
 t modprobe_fwq modprobe fwq
 t modprobe_fwq_bench modprobe fwq_bench
 if [ "$mode" = full ]; then
-	t fwq_bench_quick fwq-bench --quick --scale 1 --out "$out/bench"
+	t fwq_bench_quick fwq-bench --quick --scale 1 --redo 0 --out "$out/bench"
 fi
 t read_debugfs_fwq read_debugfs
 t modprobe_r modprobe -r fwq_bench fwq
