@@ -55,10 +55,17 @@ all: modules
 modules: kdir
 	+$(KMAKE) $(KBUILD_ARGS) modules
 
-## remove the build products
+# Kbuild's clean deletes every file named like a build product under M=,
+# skipping only the directories RCS_FIND_IGNORE prunes: results/ and
+# .cache/ hold other builds' products (check-distro's chroot, the debug
+# lanes' module builds), which may be in use while the tree is cleaned.
+FWQ_CLEAN_PRUNE := \( -name .git -o -name results -o -name .cache \) -prune -o
+
+## remove the build products (not results/ or .cache/)
 clean:
 	@if [ -n "$(KDIR)" ]; then \
-		$(KMAKE) -C $(KDIR) M=$(FWQ_TOP) clean; \
+		$(KMAKE) -C $(KDIR) M=$(FWQ_TOP) clean \
+			RCS_FIND_IGNORE='$(FWQ_CLEAN_PRUNE)'; \
 		if [ -d $(FWQ_TOP)/tests/selfcheck ]; then \
 			$(KMAKE) -C $(KDIR) M=$(FWQ_TOP)/tests/selfcheck clean; \
 		fi; \

@@ -87,6 +87,23 @@ timed() {
 	return $rc
 }
 
+# clean_tree: make clean, which must leave the build products under
+# results/ and .cache/ alone (other builds' products, maybe in use: the
+# check-distro chroot and the debug lanes' module builds in .ci/run);
+# called through timed
+# shellcheck disable=SC2317
+clean_tree() {
+	local keep=("$FWQ_CHECK_DIR/clean-sentinel.ko" "$FWQ_TOP/.cache/clean-sentinel.o") f
+
+	mkdir -p "$FWQ_TOP/.cache"
+	touch "${keep[@]}"
+	make -s clean || return
+	for f in "${keep[@]}"; do
+		[ -e "$f" ] || { echo "make clean deleted $f"; return 1; }
+	done
+	rm -f "${keep[@]}"
+}
+
 run_vm() {
 	local preset=$1 plan=$2 to=$3 name out start rc
 
@@ -169,7 +186,7 @@ check_pass() {
 			# lint's W=1+sparse check is this build's log, so
 			# the tree is built once, not twice: built from
 			# clean, every file is compiled and checked
-			make -s clean > /dev/null 2>&1
+			timed clean "$FWQ_CHECK_DIR/clean.log" clean_tree || return
 			timed build "$FWQ_CHECK_DIR/build.log" \
 				make -s -j"$(nproc)" modules W=1 C=2 || return
 			export FWQ_LINT_BUILD_LOG=$FWQ_CHECK_DIR/build.log
