@@ -8,7 +8,9 @@
 # guest kernel image, checkpatch.pl and the guests' QEMU are fetched into
 # $FWQ_CACHE (see get-kernel.sh, get-checkpatch.sh, get-qemu.sh), and a
 # kernel whose FWQ_K_TOOLCHAIN is a Debian suite gets that suite's build
-# root, debootstrapped once into $FWQ_CACHE/root (mkroot.sh).
+# root, debootstrapped once into $FWQ_CACHE/root (mkroot.sh);
+# FWQ_DEPS_NO_ROOT=1 leaves the root to a later call (.ci/run makes it in
+# the background, and fetches the rest first).
 # The target: KDIR, else KREL, else KERNEL (a name in scripts/kernels/,
 # default FWQ_KERNEL_DEFAULT in lib.sh), each in FLAVOUR ('' or rt).
 set -eu
@@ -148,7 +150,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ -n "$unpack" ] && unpack_headers "$unpack"
-if [ "$toolchain" != host ]; then
+if [ "$toolchain" != host ] && [ -z "${FWQ_DEPS_NO_ROOT:-}" ]; then
 	"$FWQ_TOP/scripts/mkroot.sh" "$toolchain" > /dev/null
 fi
 if [ -n "$target" ]; then
