@@ -10,7 +10,8 @@
 #   1. scripts/debug-kernel.sh builds the lane's kernel (once per machine);
 #   2. the module sources of this tree (tracked and untracked files, as the
 #      top-level make sees them) are copied to .cache/debug-build/<lane>
-#      and built there against the lane's build tree, so the tree's own
+#      and built there against the lane's build tree, with its kernel's
+#      toolchain (scripts/toolchain.sh), so the tree's own
 #      .ko files (built for the Debian kernel) are left alone; if the
 #      test modules do not build for the lane's kernel, the engine and
 #      fwq_bench.ko alone (FWQ_TESTS=n), and the plan's test steps fail;
@@ -99,8 +100,11 @@ fwq_copy_sources "$bdir.src" || die "copying the sources failed"
 srcid=$( { echo "$kdir $rel"; cd "$bdir.src" && find . -type f | sort | xargs sha256sum; } |
 	sha256sum | cut -c1-16)
 
+# with the kernel's own toolchain (scripts/toolchain.sh: 7.3's is the
+# trixie build root; the debug kernels' and 6.12's, the host's)
 build() {
-	nice -n 10 make -C "$kdir" M="$bdir" -j"$(nproc)" "$@" modules \
+	"$TOP/scripts/toolchain.sh" "$kdir" -- \
+		nice -n 10 make -C "$kdir" M="$bdir" -j"$(nproc)" "$@" modules \
 		>"$bdir/build.log" 2>&1
 }
 if [ "$(cat "$bdir/.fwq-srcid" 2>/dev/null)" = "$srcid" ]; then
