@@ -172,9 +172,11 @@ static void fwq_cm_kick(struct fwq_pool *pool, struct fwq_wake_batch *wb)
 void fwq_cm_irq_work_fn(struct irq_work *iw)
 {
 	struct fwq_pool *pool = container_of(iw, struct fwq_pool, cm_irq_work);
-	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+	struct fwq_wake_batch wb __uninitialized;
 	unsigned long flags;
 
+	/* the last running worker slept with work pending: warm */
+	fwq_wake_batch_init(&wb);
 	/* on PREEMPT_RT the irq_work runs in a preemptible per-CPU thread */
 	preempt_disable();
 	raw_spin_lock_irqsave(&pool->lock, flags);
@@ -216,10 +218,13 @@ static enum hrtimer_restart fwq_cm_ci_timer_fn(struct hrtimer *timer)
 {
 	struct fwq_pool *pool = container_of(timer, struct fwq_pool, ci_timer);
 	u64 thresh = (u64)READ_ONCE(fwq_cpu_intensive_thresh_us) * NSEC_PER_USEC;
-	struct fwq_wake_batch wb = FWQ_WAKE_BATCH_INIT;
+	struct fwq_wake_batch wb __uninitialized;
 	struct fwq_worker *worker;
 	u64 next = thresh;
 	bool rearm;
+
+	/* every cpu_intensive_thresh_us while the pool is busy: warm */
+	fwq_wake_batch_init(&wb);
 
 	/* a CPU that went down migrates its timers: this one then stops */
 	if (!thresh || smp_processor_id() != pool->cpu)
