@@ -25,6 +25,17 @@
 # console only up to that request (its byte offset kept in diag-at.txt, for
 # make recheck), so the requested backtraces are not mistaken for a crash.
 #
+# possible_cpus=N on the guest's command line (the wide preset, the bench's
+# pN boots) also makes the firmware list N CPUs, the vCPUs and N minus
+# them hot-pluggable (QEMU's maxcpus, the extra sockets spread over the
+# NUMA nodes). A kernel from 6.9 on counts a disabled MADT entry as
+# possible only on an ACPI 6.3 FADT with the online-capable flag, or when
+# it detects a hypervisor, and it detects none under TCG: such boots look
+# like VMware to the kernel (no CPUID hypervisor bit, a "VMware" DMI
+# serial, QEMU's VMware port answering the version query), which it
+# detects with no paravirt feature under QEMU but a reliable TSC
+# (docs/testing.md, "Possible CPUs").
+#
 # --modules DIR boots the *.ko files found under DIR instead of the tree's
 # src/ and bench/ modules; --ko FILE adds one module (repeatable).
 # Environment: KREL (target release), FWQ_CACHE, FWQ_QEMU (the QEMU binary,
@@ -127,12 +138,47 @@ done
 numa=()
 mem=${FWQ_MEM_MB:-1024}
 read -r -a nodes <<< "$FWQ_NODES"
+nodecpus=("${nodes[@]}")
+
+# possible_cpus=N (the last one given): the topology's sockets repeated
+# up to N CPUs, those past the vCPUs hot-pluggable, socket S on node S mod
+# the node count
+smp=$FWQ_SMP
+platform=()
+possible=$(grep -o 'possible_cpus=[0-9]*' <<< "${FWQ_APPEND:-} ${append:-}" |
+	tail -n 1 | cut -d= -f2)
+IFS=, read -r -a smpf <<< "$FWQ_SMP"
+vcpus=${smpf[0]}
+if [ -n "$possible" ] && [ "$possible" -gt "$vcpus" ]; then
+	cores=1
+	threads=1
+	for f in "${smpf[@]:1}"; do
+		case "$f" in
+		cores=*) cores=${f#*=} ;;
+		threads=*) threads=${f#*=} ;;
+		sockets=*|maxcpus=*) ;;
+		*) fwq_die 2 "possible_cpus=$possible: cannot extend -smp $FWQ_SMP ($f)" ;;
+		esac
+	done
+	per_socket=$((cores * threads))
+	if [ $((possible % per_socket)) -ne 0 ] || [ $((vcpus % per_socket)) -ne 0 ]; then
+		fwq_die 2 "possible_cpus=$possible: not a whole number of ${per_socket}-CPU sockets"
+	fi
+	smp=$vcpus,sockets=$((possible / per_socket)),cores=$cores,threads=$threads,maxcpus=$possible
+	for ((sk = vcpus / per_socket; sk < possible / per_socket; sk++)); do
+		[ ${#nodes[@]} -gt 0 ] || break
+		i=$((sk % ${#nodes[@]}))
+		nodecpus[i]+=",cpus=$((sk * per_socket))-$(((sk + 1) * per_socket - 1))"
+	done
+	# shellcheck disable=SC2054 # commas are qemu option syntax
+	platform=(-smbios type=1,serial=VMware-fwq)
+fi
 if [ ${#nodes[@]} -gt 0 ]; then
 	per=$((mem / ${#nodes[@]}))
 	mem=$((per * ${#nodes[@]}))
 	for i in "${!nodes[@]}"; do
 		numa+=(-object "memory-backend-ram,id=mem$i,size=${per}M"
-		       -numa "node,nodeid=$i,memdev=mem$i,cpus=${nodes[$i]}")
+		       -numa "node,nodeid=$i,memdev=mem$i,cpus=${nodecpus[$i]}")
 	done
 fi
 
@@ -164,8 +210,9 @@ fi
 # shellcheck disable=SC2054 # commas are qemu option syntax
 qemu=("$qemu_bin" -nodefaults -display none -no-reboot
       -monitor "unix:$monitor,server=on,wait=off"
-      -machine pc -accel "${FWQ_QEMU_ACCEL:-tcg,thread=multi}" -cpu max,vendor=GenuineIntel
-      -smp "$FWQ_SMP" -m "${mem}M" "${numa[@]}"
+      -machine "pc${platform[*]:+,vmport=on}" -accel "${FWQ_QEMU_ACCEL:-tcg,thread=multi}"
+      -cpu "max,vendor=GenuineIntel${platform[*]:+,-hypervisor}" "${platform[@]}"
+      -smp "$smp" -m "${mem}M" "${numa[@]}"
       -kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline"
       -serial "file:$out/console.log" -serial "file:$out/results.txt"
       -serial "file:$out/ktap.raw" -serial "file:$out/heartbeat.log"
