@@ -42,7 +42,8 @@
 # default the one scripts/get-qemu.sh unpacked from FWQ_QEMU_SUITE, default
 # bookworm-backports; one unpacked under <root>/usr/bin gets
 # <root>/usr/share's firmware),
-# FWQ_QEMU_ACCEL (default "tcg,thread=multi"), FWQ_VM_QUIET=1 (no per-test lines), FWQ_VM_STALL,
+# FWQ_QEMU_ACCEL (default "tcg,thread=multi"), FWQ_QEMU_ARGS (more QEMU
+# arguments, split at blanks: make icount's -plugin), FWQ_VM_QUIET=1 (no per-test lines), FWQ_VM_STALL,
 # FWQ_VM_PANIC_GRACE (a guest that hangs after "Kernel panic" is stopped
 # once its console is quiet this long, default 20 s: exit 3).
 # report.txt: the console from the first badness line on (40 lines, the
@@ -223,6 +224,8 @@ qroot=$(dirname "$(dirname "$(command -v "$qemu_bin")")")
 for d in "$qroot/share/seabios" "$qroot/share/qemu"; do
 	[ "$qroot" = /usr ] || [ ! -d "$d" ] || qemu+=(-L "$d")
 done
+# shellcheck disable=SC2206 # FWQ_QEMU_ARGS is a list of words
+[ -z "${FWQ_QEMU_ARGS:-}" ] || qemu+=($FWQ_QEMU_ARGS)
 printf '%q ' "${qemu[@]}" > "$out/qemu-cmd"
 echo >> "$out/qemu-cmd"
 
