@@ -46,7 +46,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(FWQ_TOP) FWQ_TESTS=$(FWQ_TESTS) \
 	$(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
 
 .PHONY: all modules clean distclean check lint deps selfcheck-harness \
-	dkms-check dkms-install dkms-uninstall vm kernel version kdir help
+	dkms-check dkms-install dkms-uninstall vm kernel version kdir help icount
 
 ## build fwq.ko, fwq_bench.ko and the test modules (= make modules)
 all: modules
@@ -148,6 +148,10 @@ kernel: kdir
 # What the tracepoints cost: fwq_bench S1 with them disabled, compiled out
 # (FWQ_TRACE=n) and enabled, in one boot. ROUNDS= rounds (default 5).
 .PHONY: trace-cost
+## guest instructions per flush and enqueue, fwq's designs against the kernel's workqueue (KERNELS="6.12 7.3")
+icount:
+	$(FWQ_TOP)/scripts/icount.sh $(if $(KERNELS),--kernels "$(KERNELS)")
+
 ## what fwq's tracepoints cost on enqueue (ROUNDS=n)
 trace-cost: modules
 	@$(FWQ_TOP)/scripts/trace-cost.sh $(if $(ROUNDS),--rounds $(ROUNDS))

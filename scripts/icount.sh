@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# icount.sh [--kernels LIST] [--reps N] [--out DIR]: guest instructions per
+# workqueue operation, fwq's designs against the kernel's own workqueue,
+# counted by a QEMU TCG plugin: a cost figure without timing noise (make
+# icount; docs/testing.md, "Instruction counts").
+#
+# For each kernel (default "6.12 7.3"; names from scripts/kernels/): builds
+# the tree, boots scripts/plans/icount.plan under QEMU with the plugin of
+# tools/icount/ loaded, and writes DIR/KERNEL/report.md
+# (tools/icount/icount_report.py): instructions per idle flush (percpu and
+# unbound workqueues) and per enqueue, the ratio to kwq, and for the fwq
+# design that equals a kernel's (flush=each: 6.12; mainline: 7.3) the
+# functions where it and kwq spend them. The plugin is built against
+# qemu-plugin.h of the QEMU the guests run, taken from its Debian source
+# package (downloaded into the cache, never installed), and glib's headers
+# (libglib2.0-dev). DIR defaults to results/<timestamp>-icount/.
+set -u
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$FWQ_TOP" || exit 2
+
+kernels="6.12 7.3"
+reps=3
+out=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernels) kernels=${2:-}; shift 2 || exit 2 ;;
+	--reps) reps=${2:-}; shift 2 || exit 2 ;;
+	--out) out=${2:-}; shift 2 || exit 2 ;;
+	-h|--help) sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) fwq_die 2 "unknown argument $1" ;;
+	esac
+done
+case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
+for k in $kernels; do
+	fwq_kernel_names --all | grep -qx -- "$k" ||
+		fwq_die 2 "--kernels: unknown kernel '$k'"
+done
+[ -n "$out" ] || out=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-icount
+mkdir -p "$out" || fwq_die 2 "cannot create $out"
+out=$(cd "$out" && pwd)
+
+# the QEMU of the guests, and the version of its Debian package
+qemu=$("$FWQ_TOP/scripts/get-qemu.sh" "$FWQ_QEMU_SUITE") ||
+	fwq_die 2 "no QEMU (scripts/get-qemu.sh $FWQ_QEMU_SUITE)"
+qver=$("$qemu" --version | sed -n 's/.*(Debian \([^)]*\)).*/\1/p')
+[ -n "$qver" ] || fwq_die 2 "$qemu: not a Debian QEMU, no source package to build the plugin against"
+[ -r /usr/include/glib-2.0/glib.h ] || apt-get install -y -q libglib2.0-dev >&2 ||
+	fwq_die 2 "installing libglib2.0-dev failed"
+
+# qemu-plugin.h from the source package of that version, once per version
+inc=$FWQ_CACHE/qemu/plugin-include/${qver//[:~]/_}
+if [ ! -s "$inc/qemu-plugin.h" ]; then
+	fwq_cache_lock "$FWQ_CACHE/qemu/.lock" .src
+	src=$FWQ_CACHE/apt/$FWQ_QEMU_SUITE-src
+	if [ ! -s "$src/sources.list" ]; then
+		fwq_debian_source || exit 2
+		mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
+		echo "deb-src ${fwq_src_keyring:+[signed-by=$fwq_src_keyring] }$fwq_src_uri $FWQ_QEMU_SUITE main" \
+			> "$src/sources.list"
+	fi
+	aopt=(-o "Dir::Etc::sourcelist=$src/sources.list" -o Dir::Etc::sourceparts=-
+	      -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache")
+	# only the upstream tarball: the registry may not serve the rest
+	apt-get "${aopt[@]}" update -q >&2 ||
+		fwq_die 2 "apt-get update for $FWQ_QEMU_SUITE's sources failed"
+	read -r uri file _ hash < <(apt-get "${aopt[@]}" source --print-uris -q \
+		"qemu=$qver" 2>/dev/null | grep "\.orig\.tar\.xz' ") ||
+		fwq_die 2 "no source package for qemu $qver in $FWQ_QEMU_SUITE"
+	/usr/lib/apt/apt-helper download-file "${uri//\'/}" "$FWQ_TMP/$file" \
+		"$hash" >&2 || fwq_die 2 "downloading $file failed"
+	tar -xJf "$FWQ_TMP/$file" -C "$FWQ_TMP" --wildcards \
+		'*/include/qemu/qemu-plugin.h' ||
+		fwq_die 2 "no qemu-plugin.h in the qemu $qver source"
+	mkdir -p "$inc"
+	mv "$FWQ_TMP"/qemu-*/include/qemu/qemu-plugin.h "$inc/"
+fi
+# shellcheck disable=SC2046 # pkg-config's flags are words
+gcc -O2 -Wall -Wextra -Werror -shared -fPIC -I"$inc" \
+	$(pkg-config --cflags glib-2.0) -o "$out/fwq-icount.so" \
+	"$FWQ_TOP/tools/icount/fwq-icount.c" ||
+	fwq_die 2 "building the plugin failed"
+
+rc=0
+for k in $kernels; do
+	kout=$out/$k
+	mkdir -p "$kout"
+	KERNEL=$k "$FWQ_TOP/scripts/deps.sh" >&2 ||
+		fwq_die 2 "dependency installation failed (kernel $k)"
+	(unset KDIR KREL; make -C "$FWQ_TOP" KERNEL="$k" modules) > "$kout/build.log" 2>&1 ||
+		{ tail -n 20 "$kout/build.log" >&2; fwq_die 2 "build failed (kernel $k)"; }
+	KERNEL=$k FWQ_QEMU_ARGS="-plugin $out/fwq-icount.so,out=$kout/icount.txt" \
+		"$FWQ_TOP/scripts/vm-run.sh" --preset small \
+		--plan "$FWQ_TOP/scripts/plans/icount.plan" --timeout 1200 \
+		--out "$kout/vm" --append "fwqt.icount_reps=$reps" >&2 ||
+		{ fwq_log "kernel $k: the guest run failed ($kout/vm)"; rc=1; continue; }
+	python3 "$FWQ_TOP/tools/icount/icount_report.py" "$kout/icount.txt" \
+		"$kout/vm/results.txt" > "$kout/report.md" ||
+		{ fwq_log "kernel $k: no report"; rc=1; continue; }
+	echo "## kernel $k"
+	grep -A8 '^## ' "$kout/report.md" | grep -v '^Where' || true
+done
+fwq_log "icount: $out"
+exit $rc

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""icount_report.py ICOUNT.TXT RESULTS.TXT [--top N]: the report of make
+icount (scripts/icount.sh). Pairs the plugin's phases (tools/icount/
+fwq-icount.c) with the guest's "icount phase ..." lines in order, turns
+the blocks' addresses into functions with the guest's own kallsyms (in
+RESULTS.TXT), and prints guest instructions per operation: one table per
+operation and workqueue type (median over the repetitions, the ratio to
+the kernel's own workqueue), then for each fwq design that equals a
+kernel's (flush=each: 6.12's; mainline: 7.3's) the functions where it and
+kwq spend their instructions."""
+import base64
+import bisect
+import gzip
+import re
+import statistics
+import sys
+from collections import OrderedDict, defaultdict
+
+EQUAL = ("wake=locked,kicked_list=off,flush=each", "mainline")
+
+
+def read_icount(path):
+    phases, cur = [], None
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w[0] == "phase":
+                cur = {"insns": int(w[5]), "blocks": {}}
+                phases.append(cur)
+            elif cur is not None and len(w) == 2:
+                cur["blocks"][int(w[0], 16)] = int(w[1])
+    return phases
+
+
+def read_results(path):
+    labels, b64, ins = [], [], False
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.strip().replace("\r", "")
+            if line == "icount-ksyms-begin":
+                ins = True
+            elif line == "icount-ksyms-end":
+                ins = False
+            elif ins:
+                b64.append(line)
+            elif line.startswith("icount phase "):
+                kv = dict(re.findall(r"(\w+)=(\S+)", line))
+                labels.append(kv)
+    syms = []
+    if b64:
+        text = gzip.decompress(base64.b64decode("".join(b64))).decode()
+        for s in text.splitlines():
+            w = s.split()
+            if len(w) >= 3:
+                name = w[2] + (" " + w[3] if len(w) > 3 else "")
+                syms.append((int(w[0], 16), name))
+    syms.sort()
+    return labels, syms
+
+
+def symbolize(addr, addrs, syms):
+    i = bisect.bisect_right(addrs, addr) - 1
+    if i < 0 or addr - addrs[i] > 1 << 20:
+        return "?"
+    return syms[i][1]
+
+
+def main(argv):
+    top = 12
+    if "--top" in argv:
+        i = argv.index("--top")
+        top = int(argv[i + 1])
+        del argv[i:i + 2]
+    if len(argv) != 3:
+        print(__doc__.split("\n")[0], file=sys.stderr)
+        return 2
+    phases = read_icount(argv[1])
+    labels, syms = read_results(argv[2])
+    if len(phases) != len(labels):
+        print(f"icount_report: {len(phases)} plugin phases, {len(labels)} guest "
+              "phases: not the same run?", file=sys.stderr)
+        return 1
+    addrs = [a for a, _ in syms]
+    runs = defaultdict(list)
+    funcs = defaultdict(lambda: defaultdict(list))
+    for ph, lab in zip(phases, labels):
+        n = int(lab["n"])
+        key = (lab["op"], lab["type"],
+               "kwq" if lab["target"] == "kwq" else lab["variant"])
+        runs[key].append(ph["insns"] / n)
+        per = defaultdict(int)
+        for a, c in ph["blocks"].items():
+            per[symbolize(a, addrs, syms)] += c
+        for fn, c in per.items():
+            funcs[key][fn].append(c / n)
+    groups = OrderedDict()
+    for key in runs:
+        groups.setdefault(key[:2], []).append(key[2])
+    print("# Guest instructions per operation (make icount)\n")
+    print("Counted by the QEMU plugin on the vCPU that runs the loop, between two "
+          "markers; median over the repetitions [min-max]. Interrupts that hit "
+          "the loop count too.\n")
+    for (op, typ), names in groups.items():
+        k = statistics.median(runs[(op, typ, "kwq")]) if (op, typ, "kwq") in runs else None
+        print(f"## {op}, {typ}\n")
+        print("| target | insns/op [min-max] | /kwq |")
+        print("|---|---|---|")
+        for v in names:
+            r = runs[(op, typ, v)]
+            m = statistics.median(r)
+            ratio = f"{m / k:.2f}x" if k else "-"
+            print(f"| {v} | {m:.0f} [{min(r):.0f}-{max(r):.0f}] | {ratio} |")
+        print()
+        for v in EQUAL:
+            if (op, typ, v) not in runs or not k:
+                continue
+            a, b = funcs[(op, typ, v)], funcs[(op, typ, "kwq")]
+            print(f"Where {v} and kwq spend them ({op}, {typ}; insns/op, median):\n")
+            print(f"| function | {v} | kwq |")
+            print("|---|---|---|")
+            rows = sorted(set(a) | set(b), key=lambda f: -max(
+                statistics.median(a[f]) if f in a else 0,
+                statistics.median(b[f]) if f in b else 0))
+            for f in rows[:top]:
+                x = statistics.median(a[f]) if f in a else 0
+                y = statistics.median(b[f]) if f in b else 0
+                print(f"| {f} | {x:.1f} | {y:.1f} |")
+            print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
