@@ -723,12 +723,48 @@ static inline void fwq_lockdep_touch_work(struct fwq_work *work) {}
 #endif
 
 /* wake.c */
-void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
-		   enum fwq_wake_site site);
-void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
-		    enum fwq_wake_site site);
-void fwq_wake_complete(struct completion *done, struct task_struct *task,
-		       struct fwq_workqueue *wq);
+void __fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
+		      enum fwq_wake_site site);
+
+/*
+ * Count a wakeup that fwq did not issue through fwq_wake_task(): only
+ * while an observer holds fwq_counters_key on, so that with no observer
+ * it costs a patched-out jump and no call.
+ */
+static __always_inline void fwq_wake_count(struct task_struct *task,
+					   struct fwq_workqueue *wq,
+					   enum fwq_wake_site site)
+{
+	if (fwq_counters_on())
+		__fwq_wake_count(task, wq, site);
+}
+
+/* wake @task, as mainline's wake_up_process(), and count the wakeup */
+static inline void fwq_wake_task(struct task_struct *task,
+				 struct fwq_workqueue *wq,
+				 enum fwq_wake_site site)
+{
+	wake_up_process(task);
+	fwq_wake_count(task, wq, site);
+}
+
+/**
+ * fwq_wake_complete - complete() a waiter and count the wakeup
+ * @done: the completion
+ * @task: the waiter, or NULL if unknown
+ * @wq: the workqueue it is counted for, or NULL
+ */
+static inline void fwq_wake_complete(struct completion *done,
+				     struct task_struct *task,
+				     struct fwq_workqueue *wq)
+{
+	/*
+	 * Count first: once completed, the waiter may return, destroy @wq
+	 * and exit.
+	 */
+	fwq_wake_count(task, wq, FWQ_SITE_FLUSH);
+	complete(done);
+}
 void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
 			struct fwq_workqueue *wq, enum fwq_wake_site site,
 			bool ref);

@@ -101,7 +101,7 @@ void fwq_wakeup_unreg(void)
 }
 
 /**
- * fwq_wake_count - count a wakeup that fwq issued by other means
+ * __fwq_wake_count - count a wakeup that fwq issued by other means
  * @task: the task woken, or NULL if unknown (the tracepoint's pid 0)
  * @wq: the workqueue it is counted for, or NULL
  * @site: the call site
@@ -111,16 +111,14 @@ void fwq_wakeup_unreg(void)
  * same CPU and under the same locks, so that "under a pool lock" is
  * decided as for fwq_wake_task(). Before a completion, which may free
  * @task's interest in @wq; after the others, whose return says whether a
- * task was to be woken.
+ * task was to be woken. The body of fwq_wake_count(), which calls it only
+ * while the counters are on (an observer holds them).
  */
-void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
-		    enum fwq_wake_site site)
+void __fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
+		      enum fwq_wake_site site)
 {
 	int held;
 
-	/* off: nothing counts, and the tracepoint is off too (its reg) */
-	if (!fwq_counters_on())
-		return;
 	held = this_cpu_read(fwq_pool_lock_depth) ? 1 : 0;
 	trace_fwq_wakeup(task, wq, site, held);
 	if (wq)
@@ -133,30 +131,6 @@ void fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
 		else if (site == FWQ_SITE_CHAIN)
 			fwq_lockstat_wakeup_locked(FWQ_LS_CHAIN);
 	}
-}
-
-void fwq_wake_task(struct task_struct *task, struct fwq_workqueue *wq,
-		   enum fwq_wake_site site)
-{
-	wake_up_process(task);
-	fwq_wake_count(task, wq, site);
-}
-
-/**
- * fwq_wake_complete - complete() a waiter and count the wakeup
- * @done: the completion
- * @task: the waiter, or NULL if unknown
- * @wq: the workqueue it is counted for, or NULL
- */
-void fwq_wake_complete(struct completion *done, struct task_struct *task,
-		       struct fwq_workqueue *wq)
-{
-	/*
-	 * Count first: once completed, the waiter may return, destroy @wq
-	 * and exit.
-	 */
-	fwq_wake_count(task, wq, FWQ_SITE_FLUSH);
-	complete(done);
 }
 
 void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
