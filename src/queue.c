@@ -467,19 +467,22 @@ bool fwq_clear_pending_if_disabled(struct fwq_work *work)
 	return true;
 }
 
-static bool fwq_cpu_arg_ok(int cpu, struct fwq_workqueue *wq)
+static noinline bool fwq_cpu_arg_bad(int cpu)
 {
-	if (!wq)
-		goto bad;
-	if (cpu == FWQ_CPU_UNBOUND)
-		return true;
-	if (cpu >= 0 && cpu < nr_cpu_ids && cpu_possible(cpu))
-		return true;
-bad:
 	atomic64_inc(&fwq_misuse_count);
 	pr_err_ratelimited("queueing with a bad cpu %d or NULL workqueue\n",
 			   cpu);
 	return false;
+}
+
+/* the check inline, its refusal out of line: a few instructions a queue */
+static __always_inline bool fwq_cpu_arg_ok(int cpu, struct fwq_workqueue *wq)
+{
+	if (likely(wq && (cpu == FWQ_CPU_UNBOUND ||
+			  ((unsigned int)cpu < nr_cpu_ids &&
+			   cpu_possible(cpu)))))
+		return true;
+	return fwq_cpu_arg_bad(cpu);
 }
 
 /**
