@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fwq: flush_workqueue (colors, flusher queue, overflow, cascade), the
- * per-pwq step every flush design's walk calls (fwq_flush_visit()), and
- * drain. flush_work() and its barriers are in barrier.c.
+ * fwq: flush_workqueue (colors, flusher queue, overflow, cascade) and
+ * drain; the per-pwq step every flush design's walk calls,
+ * fwq_flush_visit(), is inline in ops.h. flush_work() and its barriers are
+ * in barrier.c.
  *
  * The walk design is fixed per workqueue at creation (flush=); each is a
  * struct fwq_flush_ops in a file of its own, listed in the registry
  * (include/fwq/variants.h): flush_each.c, flush_coalesce.c,
- * flush_active.c and flush_lockless.c. As with every design, a flush
+ * flush_active.c and flush_lockless.c, each walk called directly from the
+ * registry's switch (fwq_flush_prep_pwqs()). As with every design, a flush
  * with nothing in flight still completes its flusher and counts a flush
  * wakeup (fwq_flush_prep_pwqs()).
  */
@@ -19,40 +21,6 @@
 #include "internal.h"
 #include "ops.h"
 #include "fwq_trace.h"
-
-/**
- * fwq_flush_visit - the per-pwq step of a flush preparation
- * @wq: the workqueue
- * @pwq: the pwq, its pool locked
- * @flush_color: color to flush, or -1
- * @work_color: new work color, or -1
- *
- * Return: true if @pwq has items of @flush_color in flight.
- */
-bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
-		     int flush_color, int work_color)
-{
-	bool wait = false;
-
-	lockdep_assert_held(&pwq->pool->lock);
-	/* H8 reproducer: the broken "skip idle pwqs" optimisation */
-	if (fwq_dbg_flush_skips(pwq))
-		return false;
-	wq->flush_pwqs_visited++;
-
-	if (flush_color >= 0) {
-		fwq_check(pwq->flush_color == -1, "pwq of %s already flushing",
-			  wq->name);
-		if (pwq->nr_in_flight[flush_color]) {
-			pwq->flush_color = flush_color;
-			atomic_inc(&wq->nr_pwqs_to_flush);
-			wait = true;
-		}
-	}
-	if (work_color >= 0)
-		pwq->work_color = work_color;
-	return wait;
-}
 
 /*
  * Prepare pwqs for a flush: arm @flush_color and/or advance to @work_color.
@@ -77,7 +45,7 @@ static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
 		atomic_set(&wq->nr_pwqs_to_flush, 1);	/* bias */
 	}
 
-	wait = wq->flush_ops->walk(wq, flush_color, work_color);
+	wait = FWQ_FLUSH_VARIANTS(__FWQ_FLUSH_WALK_TERM) false;
 	by->pwqs_visited += wq->flush_pwqs_visited - visited;
 	by->lock_cycles += wq->flush_lock_cycles - cycles;
 
@@ -146,7 +114,6 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 	struct fwq_worker *worker = fwq_current_worker_of(wq);
 	int next_color;
 
-	might_sleep();
 	init_completion(&this_flusher.done);
 	/* an item of @wq that flushes @wq waits for itself: lockdep sees it */
 	fwq_lockdep_touch_wq(wq);
@@ -157,7 +124,6 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 				   worker->current_func, wq->name);
 		return;
 	}
-	fwq_check_flush_dependency(wq, NULL, false);
 
 	mutex_lock(&wq->mutex);
 	trace_fwq_flush_start(wq);
@@ -194,6 +160,8 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 		/* all colors in use: wait on the overflow list */
 		list_add_tail(&this_flusher.list, &wq->flusher_overflow);
 	}
+	/* as mainline: checked only by a flush that waits */
+	fwq_check_flush_dependency(wq, NULL, false);
 	mutex_unlock(&wq->mutex);
 
 	wait_for_completion(&this_flusher.done);

@@ -11,7 +11,7 @@
  *
  * Enqueue (fwq_flush_active_enqueue): an item queued to an untracked pwq
  * reads the mirror into pwq->work_color and lists the pwq, in one fpn->lock
- * section. Flush (fwq_flush_walk_active): per node, one fpn->lock section
+ * section. Flush (fwq_flush_active_walk): per node, one fpn->lock section
  * advances the mirror and splices the list away; the pwqs are visited under
  * their pool locks (coalesced); the ones with items still in flight are
  * spliced back in one more fpn->lock section. A racing enqueue therefore
@@ -67,8 +67,8 @@ static bool fwq_flush_walk_node(struct fwq_workqueue *wq,
 	return fwq_fpn_visit(wq, fpn, &todo, flush_color, work_color, false);
 }
 
-static bool fwq_flush_walk_active(struct fwq_workqueue *wq, int flush_color,
-				  int work_color)
+bool fwq_flush_active_walk(struct fwq_workqueue *wq, int flush_color,
+			   int work_color)
 {
 	struct fwq_flush_pnode **fpns = fwq_fpns(wq);
 	bool wait = false;
@@ -87,5 +87,4 @@ const struct fwq_flush_ops fwq_flush_active_ops = {
 	.enqueue = fwq_flush_active_enqueue,
 	.release = fwq_fpn_release,
 	.show = fwq_fpn_show,
-	.walk = fwq_flush_walk_active,
 };

@@ -8,8 +8,8 @@
  */
 #include "ops.h"
 
-static bool fwq_flush_walk_coalesce(struct fwq_workqueue *wq,
-				    int flush_color, int work_color)
+bool fwq_flush_coalesce_walk(struct fwq_workqueue *wq, int flush_color,
+			     int work_color)
 {
 	struct fwq_pwq *pwq = list_first_entry(&wq->pwqs, struct fwq_pwq,
 					       pwqs_node);
@@ -33,5 +33,4 @@ static bool fwq_flush_walk_coalesce(struct fwq_workqueue *wq,
 
 const struct fwq_flush_ops fwq_flush_coalesce_ops = {
 	.desc = "one pool-lock cycle per run of pwqs of one pool (6.13)",
-	.walk = fwq_flush_walk_coalesce,
 };

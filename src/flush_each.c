@@ -5,8 +5,8 @@
  */
 #include "ops.h"
 
-static bool fwq_flush_walk_each(struct fwq_workqueue *wq, int flush_color,
-				int work_color)
+bool fwq_flush_each_walk(struct fwq_workqueue *wq, int flush_color,
+			 int work_color)
 {
 	struct fwq_pwq *pwq;
 	bool wait = false;
@@ -22,5 +22,4 @@ static bool fwq_flush_walk_each(struct fwq_workqueue *wq, int flush_color,
 
 const struct fwq_flush_ops fwq_flush_each_ops = {
 	.desc = "cycle the pool lock of every pwq (before 6.13)",
-	.walk = fwq_flush_walk_each,
 };

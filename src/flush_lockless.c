@@ -54,8 +54,8 @@ static void fwq_flush_lockless_enqueue(struct fwq_pwq *pwq)
 	raw_spin_unlock(&fpn->lock);
 }
 
-static bool fwq_flush_walk_lockless(struct fwq_workqueue *wq,
-				    int flush_color, int work_color)
+bool fwq_flush_lockless_walk(struct fwq_workqueue *wq, int flush_color,
+			     int work_color)
 {
 	struct fwq_flush_pnode **fpns = fwq_fpns(wq);
 	bool wait = false;
@@ -93,5 +93,4 @@ const struct fwq_flush_ops fwq_flush_lockless_ops = {
 	.enqueue = fwq_flush_lockless_enqueue,
 	.release = fwq_fpn_release,
 	.show = fwq_fpn_show,
-	.walk = fwq_flush_walk_lockless,
 };

@@ -11,6 +11,7 @@
 #ifndef _FWQ_OPS_H
 #define _FWQ_OPS_H
 
+#include "dbg.h"
 #include "internal.h"
 
 /**
@@ -52,9 +53,10 @@ struct fwq_kicked_ops {
 /**
  * struct fwq_flush_ops - a flush strategy: how flush_workqueue() finds and
  *	visits the pwqs, and every hook the engine calls for it. Only @desc
- *	and @walk are required. Nothing outside the strategy's own file tests
- *	which strategy a workqueue has; the engine calls these hooks. Its name
- *	and enum value come from the registry (include/fwq/variants.h).
+ *	and the walk are required. Nothing outside the strategy's own file
+ *	tests which strategy a workqueue has; the engine calls these hooks.
+ *	Its name and enum value come from the registry
+ *	(include/fwq/variants.h).
  * @desc: one line for debugfs "variants"
  * @init: allocate the strategy's per-workqueue state in wq->flush_priv;
  *	process context, before the workqueue has a pwq. Return 0, or -errno
@@ -67,9 +69,15 @@ struct fwq_kicked_ops {
  * @release: @pwq is being released; under wq->mutex, so no flusher holds
  *	it on a private list
  * @show: debugfs detail for the workqueue dump; under wq->mutex
- * @walk: visit pwqs under their pool locks, calling fwq_flush_visit(), and
- *	add every lock acquisition (pool and strategy locks) to
- *	wq->flush_lock_cycles; returns true if any pwq must be waited for
+ *
+ * The walk is a function named after the registry's name,
+ * fwq_flush_NAME_walk(), called directly from a switch that the registry
+ * generates (fwq_flush_prep_pwqs(), src/flush.c), as the wake design's
+ * kick is: under wq->mutex, visit pwqs under their pool locks, calling
+ * fwq_flush_visit(), and add every lock acquisition (pool and strategy
+ * locks) to wq->flush_lock_cycles; return true if any pwq must be waited
+ * for. The hooks above are called through the pointers: none is on the
+ * path of a flush.
  */
 struct fwq_flush_ops {
 	const char *desc;
@@ -78,8 +86,6 @@ struct fwq_flush_ops {
 	void (*enqueue)(struct fwq_pwq *pwq);
 	void (*release)(struct fwq_pwq *pwq);
 	void (*show)(struct seq_file *m, struct fwq_workqueue *wq);
-	bool (*walk)(struct fwq_workqueue *wq, int flush_color,
-		     int work_color);
 };
 
 /*
@@ -112,6 +118,7 @@ extern const struct fwq_flush_ops fwq_flush_ops_first_,
  */
 FWQ_WAKE_VARIANTS(__FWQ_WAKE_HOOK_DECL)
 FWQ_KICKED_VARIANTS(__FWQ_KICKED_HOOK_DECL)
+FWQ_FLUSH_VARIANTS(__FWQ_FLUSH_HOOK_DECL)
 /* wake.c's helpers for a kicked_list design's @pick */
 /* the head of the LIFO idle list: the most recently idle worker */
 static inline struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
@@ -120,8 +127,42 @@ static inline struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
 					entry);
 }
 
-/* flush.c: a flush design's @walk calls this for each pwq it visits */
-bool fwq_flush_visit(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
-		     int flush_color, int work_color);
+/**
+ * fwq_flush_visit - the per-pwq step of a flush preparation
+ * @wq: the workqueue
+ * @pwq: the pwq, its pool locked
+ * @flush_color: color to flush, or -1
+ * @work_color: new work color, or -1
+ *
+ * A flush design's walk calls this for each pwq it visits; inline, as
+ * mainline's walk has this step in its loop.
+ *
+ * Return: true if @pwq has items of @flush_color in flight.
+ */
+static __always_inline bool fwq_flush_visit(struct fwq_workqueue *wq,
+					    struct fwq_pwq *pwq,
+					    int flush_color, int work_color)
+{
+	bool wait = false;
+
+	lockdep_assert_held(&pwq->pool->lock);
+	/* H8 reproducer: the broken "skip idle pwqs" optimisation */
+	if (fwq_dbg_flush_skips(pwq))
+		return false;
+	wq->flush_pwqs_visited++;
+
+	if (flush_color >= 0) {
+		fwq_check(pwq->flush_color == -1, "pwq of %s already flushing",
+			  wq->name);
+		if (pwq->nr_in_flight[flush_color]) {
+			pwq->flush_color = flush_color;
+			atomic_inc(&wq->nr_pwqs_to_flush);
+			wait = true;
+		}
+	}
+	if (work_color >= 0)
+		pwq->work_color = work_color;
+	return wait;
+}
 
 #endif /* _FWQ_OPS_H */

@@ -109,6 +109,9 @@
 	struct fwq_worker *fwq_kicked_##name##_pick(struct fwq_pool *pool); \
 	void fwq_kicked_##name##_park(struct fwq_pool *pool,		\
 				      struct fwq_worker *worker);
+#define __FWQ_FLUSH_HOOK_DECL(id, name, ...)				\
+	bool fwq_flush_##name##_walk(struct fwq_workqueue *wq,		\
+				     int flush_color, int work_color);
 
 /*
  * fwq_kick_pool()'s dispatch to the pool's designs (src/wake.c): one term
@@ -125,6 +128,14 @@
 #define __FWQ_KICKED_PARK_TERM(id, name, ...)				\
 	pool->attrs.kicked == FWQ_KICKED_##id ?				\
 		fwq_kicked_##name##_park(pool, worker) :
+/*
+ * fwq_flush_prep_pwqs()'s dispatch to the workqueue's flush design
+ * (src/flush.c), likewise; the terms name its locals (wq, flush_color,
+ * work_color).
+ */
+#define __FWQ_FLUSH_WALK_TERM(id, name, ...)				\
+	wq->variant.flush == FWQ_FLUSH_##id ?				\
+		fwq_flush_##name##_walk(wq, flush_color, work_color) :
 
 /* generators for the enums of include/fwq/variant.h */
 #define __FWQ_WAKE_ENUM(id, name, ops, ...)	FWQ_WAKE_##id,

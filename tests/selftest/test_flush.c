@@ -507,6 +507,7 @@ struct fd_item {
 	struct fwq_work work;
 	struct fwq_workqueue *target_wq;	/* flush this workqueue, or */
 	struct fwq_work *target;		/* this item */
+	atomic_t started;
 	struct completion done;
 };
 
@@ -514,6 +515,7 @@ static void fd_fn(struct fwq_work *work)
 {
 	struct fd_item *it = container_of(work, struct fd_item, work);
 
+	atomic_set(&it->started, 1);
 	if (it->target)
 		fwq_flush_work(it->target);
 	else
@@ -521,35 +523,64 @@ static void fd_fn(struct fwq_work *work)
 	complete(&it->done);
 }
 
-/* the flush_dependency count after an item of @from flushes @to */
+/*
+ * An item of @from flushes @to (or, with @item, flush_work()s a blocked
+ * item of @to) while a blocked item of @to keeps the flush waiting: the
+ * flush_dependency count once it waits. An expected count (@moves) is
+ * waited for, up to 5 s; otherwise the flush is given 50 ms after its item
+ * started, where it checks within microseconds.
+ */
 static long long fd_run(struct fwq_ktap_test *t, struct fwq_workqueue *from,
-			struct fwq_workqueue *to)
+			struct fwq_workqueue *to, bool item, bool moves)
 {
+	long long n = fwqt_debug_counter("flush_dependency");
+	struct fwqt_blocker b;
 	struct fd_item it = { .target_wq = to };
+	int i;
 
+	fwqt_blocker_init(&b);
+	FWQ_EXPECT(t, fwq_queue_work(to, &b.work));
+	fwqt_wait(t, &b.started, "blocked item start");
+	if (item)
+		it.target = &b.work;
 	FWQ_INIT_WORK(&it.work, fd_fn);
+	atomic_set(&it.started, 0);
 	init_completion(&it.done);
 	FWQ_EXPECT(t, fwq_queue_work(from, &it.work));
+	for (i = 0; i < 500 && !atomic_read(&it.started); i++)
+		usleep_range(10000, 11000);
+	if (moves) {
+		for (i = 0; i < 500 &&
+		     fwqt_debug_counter("flush_dependency") == n; i++)
+			usleep_range(10000, 11000);
+	} else {
+		msleep(50);
+	}
+	n = fwqt_debug_counter("flush_dependency");
+	/* the flush still waits */
+	FWQ_EXPECT(t, !completion_done(&it.done));
+	fwqt_blocker_open(&b);
 	fwqt_wait(t, &it.done, "flushing item");
 	fwq_flush_workqueue(from);
-	return fwqt_debug_counter("flush_dependency");
+	fwq_flush_workqueue(to);
+	return n;
 }
 
 /*
  * Invariant (mainline's check_flush_dependency()): an item of an
- * FWQ_MEM_RECLAIM workqueue that flushes a workqueue without it, or an
- * item of one, is logged and counted (debug counter flush_dependency),
- * and the flush still waits; a flush of an FWQ_MEM_RECLAIM workqueue, or
- * from an item of a workqueue without the flag, is not.
+ * FWQ_MEM_RECLAIM workqueue whose flush of a workqueue without it, or of
+ * an item of one, waits, is logged and counted (debug counter
+ * flush_dependency), and the flush still waits; a flush of an
+ * FWQ_MEM_RECLAIM workqueue, or from an item of a workqueue without the
+ * flag, is not; nor, as in mainline, is a flush that has nothing to wait
+ * for.
  */
 static void test_flush_dependency(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *rec, *rec2, *plain, *plain2;
-	struct fwqt_blocker b;
 	struct fd_item it;
 	struct fwq_variant v;
 	long long n;
-	int i;
 
 	if (fwqt_debug_counter("flush_dependency") < 0) {
 		fwq_ktap_diag("fwq.ko has no flush_dependency counter");
@@ -570,26 +601,18 @@ static void test_flush_dependency(struct fwq_ktap_test *t)
 	 * @plain below comes from @plain2, not the other way round).
 	 */
 	n = fwqt_debug_counter("flush_dependency");
-	FWQ_EXPECT_EQ(t, fd_run(t, rec, plain), n + 1);
-	FWQ_EXPECT_EQ(t, fd_run(t, rec, rec2), n + 1);
-	FWQ_EXPECT_EQ(t, fd_run(t, plain2, plain), n + 1);
+	FWQ_EXPECT_EQ(t, fd_run(t, rec, plain, false, true), n + 1);
+	FWQ_EXPECT_EQ(t, fd_run(t, rec, rec2, false, false), n + 1);
+	FWQ_EXPECT_EQ(t, fd_run(t, plain2, plain, false, false), n + 1);
+	FWQ_EXPECT_EQ(t, fd_run(t, rec, plain, true, true), n + 2);
 
-	/* flush_work() of a blocked item of @plain, from an item of @rec */
-	fwqt_blocker_init(&b);
-	FWQ_EXPECT(t, fwq_queue_work(plain, &b.work));
-	fwqt_wait(t, &b.started, "blocked item start");
-	it = (struct fd_item){ .target = &b.work };
+	/* an idle flush of @plain from an item of @rec waits for nothing */
+	it = (struct fd_item){ .target_wq = plain };
 	FWQ_INIT_WORK(&it.work, fd_fn);
 	init_completion(&it.done);
 	FWQ_EXPECT(t, fwq_queue_work(rec, &it.work));
-	/* the count moves once the flush waits; 5 s at most */
-	for (i = 0; i < 500 && fwqt_debug_counter("flush_dependency") == n + 1;
-	     i++)
-		usleep_range(10000, 11000);
+	fwqt_wait(t, &it.done, "idle flush from a reclaim item");
 	FWQ_EXPECT_EQ(t, fwqt_debug_counter("flush_dependency"), n + 2);
-	FWQ_EXPECT(t, !completion_done(&it.done));
-	fwqt_blocker_open(&b);
-	fwqt_wait(t, &it.done, "flush_work from a reclaim item");
 out:
 	if (plain2)
 		fwq_destroy_workqueue(plain2);
