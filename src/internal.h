@@ -86,6 +86,7 @@
 #include <linux/rcuwait.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/types.h>
@@ -765,10 +766,35 @@ static inline void fwq_wake_complete(struct completion *done,
 	fwq_wake_count(task, wq, FWQ_SITE_FLUSH);
 	complete(done);
 }
-void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
-			struct fwq_workqueue *wq, enum fwq_wake_site site,
-			bool ref);
+
+void __fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
+			  struct fwq_workqueue *wq, enum fwq_wake_site site,
+			  bool ref);
 void __fwq_wake_batch_issue(struct fwq_wake_batch *wb);
+
+/*
+ * Queue @task's wakeup on @wb (with a task reference if @ref), once.
+ * Inline for the common case, the first entry of an enqueue's batch,
+ * which needs no search; the rest is __fwq_wake_batch_add().
+ */
+static __always_inline void fwq_wake_batch_add(struct fwq_wake_batch *wb,
+					       struct task_struct *task,
+					       struct fwq_workqueue *wq,
+					       enum fwq_wake_site site,
+					       bool ref)
+{
+	if (likely(!wb->nr)) {
+		if (ref)
+			get_task_struct(task);
+		wb->ent[0].task = task;
+		wb->ent[0].wq = wq;
+		wb->ent[0].site = site;
+		wb->ent[0].ref = ref;
+		wb->nr = 1;
+		return;
+	}
+	__fwq_wake_batch_add(wb, task, wq, site, ref);
+}
 
 /*
  * Issue @wb's wakeups after the pool lock is dropped, with preemption or

@@ -133,9 +133,10 @@ void __fwq_wake_count(struct task_struct *task, struct fwq_workqueue *wq,
 	}
 }
 
-void fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
-			struct fwq_workqueue *wq, enum fwq_wake_site site,
-			bool ref)
+/* fwq_wake_batch_add() on a batch that has entries already */
+void __fwq_wake_batch_add(struct fwq_wake_batch *wb, struct task_struct *task,
+			  struct fwq_workqueue *wq, enum fwq_wake_site site,
+			  bool ref)
 {
 	unsigned int i;
 
