@@ -16,12 +16,16 @@
 #   p8    possible_cpus=8:   S4a idle flush x flush variants (+ kwq)
 #   p64   possible_cpus=64:  S4a
 #   p192  possible_cpus=192: S4a, S4b, S4c, S5, S6
-# then the same boots on the 6.12 guest (--kernels, default "6.1 6.12";
-# names from scripts/kernels/), with a shorter suite: S1 in the cache scope,
-# S4a, S4b, S5 and S6. Its boots are labelled BOOT:6.12, and its kwq is
-# 6.12's own workqueue, the pre-seed mainline design, so fwq's flush=each
-# can be set against the real thing in one boot (the report's fidelity
-# rows).
+# then the same boots on the 6.12 and 7.3 guests (--kernels, default
+# "6.1 6.12 7.3"; names from scripts/kernels/), with a shorter suite: S1 in
+# the cache scope, S4a, S4b, S5 and S6. Their boots are labelled
+# BOOT:KERNEL, and their kwq is that kernel's own workqueue: 6.12's, the
+# pre-seed mainline design, against fwq's flush=each, and 7.3's, with the
+# coalesced flush walk, against fwq's flush=coalesce, in one boot (the
+# report's fidelity rows).
+# S4a runs fwq with counters=0 (no wakeup counting, which kwq does not
+# pay either; its pwqs/flush and lock cycles are always counted): the
+# fidelity rows set it against kwq.
 # Variants run interleaved (A B C A B C ...) within one boot, --reps times
 # (default 7). Results go to results/bench-<timestamp>/: results.jsonl
 # (one JSON object per run), summary.md, table.txt and PNG plots
@@ -59,7 +63,7 @@ local_mode=0
 reps=7
 scale=
 boots="enq p8 p64 p192"
-kernels="6.1 6.12"
+kernels="6.1 6.12 7.3"
 out=
 quick=0
 repeat=1
@@ -258,7 +262,7 @@ suite() {
 		p*|local)
 			for type in percpu unbound; do
 				for v in $FLUSH_VARIANTS; do
-					echo "scenario=s4a type=$type variant=$v items=$(n 20000) label=$boot"
+					echo "scenario=s4a type=$type variant=$v counters=0 items=$(n 20000) label=$boot"
 				done
 				echo "scenario=s4a type=$type target=kwq items=$(n 20000) label=$boot"
 			done

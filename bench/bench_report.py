@@ -667,9 +667,21 @@ def claims(data):
     return "\n".join(out)
 
 
+def same_design(kern):
+    """The S4a row of fwq's copy of KERNEL's own flush: the walk of every
+    pwq before 6.13 (base: flush=each), the coalesced walk of commit
+    85f0d8e39aff from 6.13 on (flush=coalesce; an idle flush wakes no
+    worker, so the wake design does not enter)."""
+    try:
+        major, minor = (int(x) for x in kern.split(".")[:2])
+    except ValueError:
+        return "base"
+    return "flush=coalesce" if (major, minor) >= (6, 13) else "base"
+
+
 def fidelity(data):
-    """fwq's flush=each against the kernel's own workqueue of every
-    non-default kernel, S4a idle flush in the same boot."""
+    """fwq's copy of the design of every non-default kernel against that
+    kernel's own workqueue, S4a idle flush in the same boot."""
     kerns = sorted({boot_kernel(k[0][0]) for k in data.groups} - {None})
     out = []
     for kern in kerns:
@@ -678,25 +690,29 @@ def fidelity(data):
         if not ncpus:
             continue
         if not out:
-            out = ["## Fidelity: fwq flush=each against the kernel's own workqueue", "",
-                   "S4a idle flush, the same boot. On 6.12 kwq is the design the seed "
-                   "series starts from (one pwq per possible CPU for unbound workqueues, "
-                   "a flush walk that locks every pwq's pool), which fwq's "
-                   f"`{BASE}` re-implements; fwq/kwq near 1.00x says the clone costs "
-                   "what the original does.", "",
-                   "| kernel | possible CPUs | type | fwq each flushes/s | kwq flushes/s | "
-                   "fwq/kwq | fwq pwqs/flush | fwq lock cyc/flush |",
-                   "|---|---|---|---|---|---|---|---|"]
+            out = ["## Fidelity: fwq's copy of each kernel's design against the kernel's own "
+                   "workqueue", "",
+                   "S4a idle flush, the same boot, fwq with `counters=0`. On 6.12 kwq is the "
+                   "design the seed series starts from (one pwq per possible CPU for unbound "
+                   "workqueues, a flush walk that locks every pwq's pool), which fwq's "
+                   f"`{BASE}` re-implements; 7.3's walk coalesces the pool locks (commit "
+                   "85f0d8e39aff), fwq's `flush=coalesce`. fwq/kwq near 1.00x says the "
+                   "clone costs what the original does; `make icount` counts the "
+                   "instructions of both without timing noise.", "",
+                   "| kernel | possible CPUs | type | fwq design | fwq flushes/s | "
+                   "kwq flushes/s | fwq/kwq | fwq pwqs/flush | fwq lock cyc/flush |",
+                   "|---|---|---|---|---|---|---|---|---|"]
+        v = same_design(kern)
         for n in ncpus:
             for t in ("percpu", "unbound"):
-                e = pick(data, "s4a", "flushes_per_sec", "base", t, ncpu=n, kern=kern)
+                e = pick(data, "s4a", "flushes_per_sec", v, t, ncpu=n, kern=kern)
                 k = pick(data, "s4a", "flushes_per_sec", "kwq", t, ncpu=n, kern=kern)
-                pv = pick(data, "s4a", "pwqs_visited_per_flush", "base", t, ncpu=n, kern=kern)
-                lc = pick(data, "s4a", "lock_cycles_per_flush", "base", t, ncpu=n, kern=kern)
+                pv = pick(data, "s4a", "pwqs_visited_per_flush", v, t, ncpu=n, kern=kern)
+                lc = pick(data, "s4a", "lock_cycles_per_flush", v, t, ncpu=n, kern=kern)
                 if e is None and k is None:
                     continue
-                out.append(f"| {kern} | {n} | {t} | {fmt(e)} | {fmt(k)} | {ratio(e, k)} | "
-                           f"{fmt(pv)} | {fmt(lc)} |")
+                out.append(f"| {kern} | {n} | {t} | {v} | {fmt(e)} | {fmt(k)} | "
+                           f"{ratio(e, k)} | {fmt(pv)} | {fmt(lc)} |")
     if out:
         out.append("")
     return "\n".join(out)
