@@ -37,6 +37,16 @@
 #define fwq_timer_delete_sync(timer)	del_timer_sync(timer)
 #endif
 
+/*
+ * timer_destroy_on_stack(): after 6.12, the new name of
+ * destroy_timer_on_stack(), which 7.3 no longer has
+ */
+#ifdef FWQ_HAVE_TIMER_DESTROY_ON_STACK
+#define fwq_timer_destroy_on_stack(timer)	timer_destroy_on_stack(timer)
+#else
+#define fwq_timer_destroy_on_stack(timer)	destroy_timer_on_stack(timer)
+#endif
+
 /* timer_container_of(): 6.16, which removes from_timer() */
 #ifdef FWQ_HAVE_TIMER_CONTAINER_OF
 #define fwq_timer_container_of(var, timer, field)	\

@@ -46,6 +46,9 @@ probe TIMER_CONTAINER_OF include/linux/timer.h 'define timer_container_of('
 probe KTHREAD_RUN_WORKER include/linux/kthread.h 'kthread_run_worker('
 # after 6.1: DEFINE_SHOW_STORE_ATTRIBUTE(), a seq_file show with a write
 probe SHOW_STORE_ATTRIBUTE include/linux/seq_file.h 'define DEFINE_SHOW_STORE_ATTRIBUTE('
+# after 6.12: timer_destroy_on_stack() replaces destroy_timer_on_stack()
+# (7.3 has only the new name)
+probe TIMER_DESTROY_ON_STACK include/linux/timer.h 'void timer_destroy_on_stack(struct timer_list'
 # 6.13: hrtimer_setup() sets the callback; hrtimer_init() is gone by 7.3,
 # where hrtimer.function is __private
 probe HRTIMER_SETUP include/linux/hrtimer.h 'extern void hrtimer_setup(struct hrtimer *timer'
