@@ -110,7 +110,8 @@ enum {
 	__FWQ_DESTROYING	= 1 << 15,
 	__FWQ_DRAINING		= 1 << 16,
 	/* __FWQ_ORDERED	= 1 << 17 (public) */
-	FWQ_ALLOC_FLAGS		= FWQ_UNBOUND | FWQ_MEM_RECLAIM | FWQ_HIGHPRI |
+	FWQ_ALLOC_FLAGS		= FWQ_UNBOUND | FWQ_FREEZABLE |
+				  FWQ_MEM_RECLAIM | FWQ_HIGHPRI |
 				  FWQ_CPU_INTENSIVE | FWQ_PERCPU | __FWQ_ORDERED,
 };
 
@@ -925,6 +926,8 @@ bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
 
 /* wq.c */
 void fwq_wq_put(struct fwq_workqueue *wq);
+int fwq_pm_init(void);
+void fwq_pm_exit(void);
 void fwq_pwq_release_workfn(struct kthread_work *work);
 void fwq_wq_update_node_max_active(struct fwq_workqueue *wq, int off_cpu);
 void fwq_unbound_wq_update_pwq(struct fwq_workqueue *wq, int cpu,

@@ -137,6 +137,9 @@ static int __init fwq_init(void)
 	cpus_read_unlock();
 	if (ret)
 		goto err_worker;
+	ret = fwq_pm_init();
+	if (ret)
+		goto err_hotplug;
 
 	fwq_debugfs_root = debugfs_create_dir("fwq", NULL);
 	fwq_debugfs_init();
@@ -145,6 +148,8 @@ static int __init fwq_init(void)
 		fwq_cm_enabled ? "notifier" : "off");
 	return 0;
 
+err_hotplug:
+	fwq_hotplug_exit();
 err_worker:
 	fwq_cm_exit();
 	kthread_destroy_worker(fwq_release_worker);
@@ -159,6 +164,7 @@ err_topo:
 
 static void __exit fwq_exit(void)
 {
+	fwq_pm_exit();
 	fwq_watchdog_exit();
 	debugfs_remove_recursive(fwq_debugfs_root);
 	fwq_destroy_leftover_wqs();

@@ -8,9 +8,11 @@
 
 #include <linux/cpu.h>
 #include <linux/module.h>
+#include <linux/notifier.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/suspend.h>
 
 #include "dbg.h"
 #include "internal.h"
@@ -935,4 +937,45 @@ void fwq_nr_active_show(struct seq_file *m)
 		seq_putc(m, '\n');
 	}
 	mutex_unlock(&fwq_pool_mutex);
+}
+
+/*
+ * FWQ_FREEZABLE: fwq's workers are not frozen, so while a workqueue made
+ * with it exists, suspend and hibernation are refused before the freezer
+ * runs. Only this cold path looks at the flag.
+ */
+static int fwq_pm_notify(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	struct fwq_workqueue *wq;
+	int ret = NOTIFY_DONE;
+
+	if (action != PM_SUSPEND_PREPARE && action != PM_HIBERNATION_PREPARE)
+		return NOTIFY_DONE;
+	mutex_lock(&fwq_pool_mutex);
+	list_for_each_entry(wq, &fwq_workqueues, list) {
+		if (!(wq->flags & FWQ_FREEZABLE))
+			continue;
+		pr_warn("refusing %s: workqueue %s is FWQ_FREEZABLE and fwq does not freeze its workers\n",
+			action == PM_SUSPEND_PREPARE ? "suspend" : "hibernation",
+			wq->name);
+		ret = notifier_from_errno(-EBUSY);
+		break;
+	}
+	mutex_unlock(&fwq_pool_mutex);
+	return ret;
+}
+
+static struct notifier_block fwq_pm_nb = {
+	.notifier_call = fwq_pm_notify,
+};
+
+int fwq_pm_init(void)
+{
+	return register_pm_notifier(&fwq_pm_nb);
+}
+
+void fwq_pm_exit(void)
+{
+	unregister_pm_notifier(&fwq_pm_nb);
 }

@@ -254,6 +254,12 @@ static inline bool fwq_delayed_work_pending(struct fwq_delayed_work *dwork)
 /* Workqueue flags, for fwq_alloc_workqueue(). */
 enum {
 	FWQ_UNBOUND		= 1 << 1,	/* not bound to any CPU */
+	/*
+	 * fwq's workers are not frozen: while a workqueue made with
+	 * FWQ_FREEZABLE exists, fwq.ko refuses suspend and hibernation
+	 * (a PM notifier, one log line naming the workqueue)
+	 */
+	FWQ_FREEZABLE		= 1 << 2,
 	FWQ_MEM_RECLAIM		= 1 << 3,	/* has a rescuer */
 	FWQ_HIGHPRI		= 1 << 4,	/* high priority (nice -20) */
 	FWQ_CPU_INTENSIVE	= 1 << 5,	/* not concurrency managed */
