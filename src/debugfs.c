@@ -10,6 +10,11 @@
  *   wqs                 per workqueue: CPU -> pool map, flush state, and for
  *                       flush=active the per-node lists and mirror colors
  *   nr_active           per unbound workqueue: per-node nr/max
+ *   variant_map         per workqueue: "NAME VARIANT SOURCE", SOURCE being
+ *                       "caller" (the creator passed a variant),
+ *                       "shim_map:PATTERN" (the shim_map rule that matched)
+ *                       or "default" (the wake=/kicked_list=/flush=
+ *                       defaults)
  *   variants            the registry (include/fwq/variants.h): "default
  *                       VARIANT", one "axis AXIS NAME..." line per axis (the
  *                       names scripts enumerate), one "desc AXIS NAME TEXT"
@@ -93,6 +98,7 @@ FWQ_DEBUGFS_DUMP(pools_file, fwq_pools_show);
 FWQ_DEBUGFS_DUMP(pods, fwq_topology_show);
 FWQ_DEBUGFS_DUMP(wqs_file, fwq_wqs_show);
 FWQ_DEBUGFS_DUMP(nr_active_file, fwq_nr_active_show);
+FWQ_DEBUGFS_DUMP(variant_map_file, fwq_variant_map_show);
 
 /* one variant of the registry, for the "variants" file */
 struct fwq_variant_row {
@@ -308,6 +314,7 @@ static const struct fwq_debugfs_file fwq_debugfs_files[] = {
 	{ "pods", 0444, NULL, &fwq_pods_fops },
 	{ "wqs", 0444, NULL, &fwq_wqs_file_fops },
 	{ "nr_active", 0444, NULL, &fwq_nr_active_file_fops },
+	{ "variant_map", 0444, NULL, &fwq_variant_map_file_fops },
 	{ "variants", 0444, NULL, &fwq_variants_fops },
 	{ "check", 0444, NULL, &fwq_check_fops },
 	{ "debug_counters", 0444, NULL, &fwq_debug_counters_fops },

@@ -105,6 +105,9 @@ struct fwq_wake_ops;		/* src/ops.h */
 struct fwq_kicked_ops;		/* src/ops.h */
 struct fwq_flush_ops;		/* src/ops.h */
 
+/* size of fwq_workqueue.variant_src, "shim_map:PATTERN" truncated */
+#define FWQ_VARIANT_SRC_LEN	48
+
 /* Internal workqueue flags, beyond the public FWQ_* ones. */
 enum {
 	__FWQ_DESTROYING	= 1 << 15,
@@ -369,6 +372,8 @@ struct fwq_workqueue {
 	struct fwq_pwq __rcu	*dfl_pwq;	/* PW */
 
 	struct fwq_variant	variant;	/* WQ: wake/kicked may change */
+	/* I: "caller", "default" or "shim_map:PATTERN" (debugfs variant_map) */
+	char			variant_src[FWQ_VARIANT_SRC_LEN];
 
 	char			name[FWQ_NAME_LEN]; /* I */
 
@@ -488,6 +493,11 @@ extern const struct fwq_uint_param fwq_uint_params[];
 extern const unsigned int fwq_nr_uint_params;
 int fwq_uint_param_store(const struct fwq_uint_param *p, const char *val,
 			 const char *where);
+
+/* params.c: shim_map, the variant of a workqueue made without one */
+void fwq_shim_map_variant(const char *name, struct fwq_variant *v, char *src,
+			  size_t len);
+void fwq_shim_map_exit(void);
 
 /*
  * wake.c: the pool lock wrappers keep the per-CPU "pool lock held" depth,
@@ -926,6 +936,7 @@ bool __fwq_flush_work(struct fwq_work *work, bool from_cancel);
 
 /* wq.c */
 void fwq_wq_put(struct fwq_workqueue *wq);
+void fwq_variant_map_show(struct seq_file *m);
 int fwq_pm_init(void);
 void fwq_pm_exit(void);
 void fwq_pwq_release_workfn(struct kthread_work *work);

@@ -176,7 +176,8 @@ static void __exit fwq_exit(void)
 	kthread_flush_worker(fwq_release_worker);
 	fwq_pools_exit();
 	kthread_destroy_worker(fwq_release_worker);
-	rcu_barrier();
+	rcu_barrier();	/* and the old shim_maps' frees */
+	fwq_shim_map_exit();
 
 	fwq_cm_exit();
 	kmem_cache_destroy(fwq_pwq_cache);

@@ -17,8 +17,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/glob.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
 #include "dbg.h"
 #include "internal.h"
@@ -235,3 +239,174 @@ static const struct kernel_param_ops fwq_cm_mode_ops = {
 };
 module_param_cb(cm_mode, &fwq_cm_mode_ops, NULL, 0444);
 MODULE_PARM_DESC(cm_mode, "per-CPU concurrency management: notifier (default) or off; read at load only");
+
+/*
+ * shim_map: "PATTERN=VARIANT;..." picks the variant of a workqueue made
+ * without one (variant NULL in fwq_alloc_workqueue_variant(), as every
+ * workqueue of a module built with include/fwq/shim.h): the first rule
+ * whose glob PATTERN matches the workqueue's name wins, and VARIANT is
+ * read as fwq_variant_parse() reads it, on top of the wake=,
+ * kicked_list= and flush= defaults of that moment. No match: the
+ * defaults. The map is swapped whole under RCU; a bad string is refused
+ * with -EINVAL and one log line, and the old map stays.
+ */
+#define FWQ_SHIM_MAP_MAX	1024
+
+struct fwq_shim_rule {
+	const char *pattern;
+	const char *variant;
+};
+
+struct fwq_shim_map {
+	struct rcu_head rcu;
+	unsigned int nr;
+	char *text;			/* the string as written */
+	char *buf;			/* the rules' strings, split */
+	struct fwq_shim_rule rules[];
+};
+
+static struct fwq_shim_map __rcu *fwq_shim_map;
+static DEFINE_MUTEX(fwq_shim_map_mutex);
+
+static void fwq_shim_map_free(struct fwq_shim_map *map)
+{
+	if (!map)
+		return;
+	kfree(map->text);
+	kfree(map->buf);
+	kfree(map);
+}
+
+static void fwq_shim_map_free_rcu(struct rcu_head *rcu)
+{
+	fwq_shim_map_free(container_of(rcu, struct fwq_shim_map, rcu));
+}
+
+/*
+ * Parse @val into a new map; NULL and *@why set for a bad string. Every
+ * rule's VARIANT goes through fwq_variant_parse() here, so a map that is
+ * installed never fails at allocation time.
+ */
+static struct fwq_shim_map *fwq_shim_map_parse(const char *val,
+					       const char **why)
+{
+	size_t len = strcspn(val, "\n");
+	struct fwq_shim_map *map;
+	unsigned int nr = 0, i;
+	char *s, *rule;
+
+	*why = "too long";
+	if (len >= FWQ_SHIM_MAP_MAX)
+		return NULL;
+	*why = "no memory";
+	for (i = 0; i < len; i++)
+		nr += val[i] == ';';
+	map = kzalloc(struct_size(map, rules, nr + 1), GFP_KERNEL);
+	if (!map)
+		return NULL;
+	map->text = kstrndup(val, len, GFP_KERNEL);
+	map->buf = kstrndup(val, len, GFP_KERNEL);
+	if (!map->text || !map->buf)
+		goto bad;
+
+	s = map->buf;
+	while ((rule = strsep(&s, ";"))) {
+		struct fwq_variant v;
+		char *eq;
+
+		if (!*rule)
+			continue;	/* empty rule: "a=b;" or "" */
+		eq = strchr(rule, '=');
+		*why = "a rule is not PATTERN=VARIANT";
+		if (!eq || eq == rule || !eq[1])
+			goto bad;
+		*eq = '\0';
+		*why = "bad VARIANT";
+		fwq_default_variant(&v);
+		if (fwq_variant_parse(eq + 1, &v))
+			goto bad;
+		map->rules[map->nr].pattern = rule;
+		map->rules[map->nr].variant = eq + 1;
+		map->nr++;
+	}
+	return map;
+bad:
+	fwq_shim_map_free(map);
+	return NULL;
+}
+
+static int fwq_shim_map_set(const char *val, const struct kernel_param *kp)
+{
+	struct fwq_shim_map *map, *old;
+	const char *why;
+
+	map = fwq_shim_map_parse(val, &why);
+	if (!map) {
+		pr_warn("parameter shim_map: %s in '%.*s' (want PATTERN=VARIANT;...), unchanged\n",
+			why, (int)min_t(size_t, strcspn(val, "\n"), 64), val);
+		return -EINVAL;
+	}
+	mutex_lock(&fwq_shim_map_mutex);
+	old = rcu_replace_pointer(fwq_shim_map, map,
+				  lockdep_is_held(&fwq_shim_map_mutex));
+	mutex_unlock(&fwq_shim_map_mutex);
+	if (old)
+		call_rcu(&old->rcu, fwq_shim_map_free_rcu);
+	return 0;
+}
+
+static int fwq_shim_map_get(char *buf, const struct kernel_param *kp)
+{
+	struct fwq_shim_map *map;
+	int n;
+
+	rcu_read_lock();
+	map = rcu_dereference(fwq_shim_map);
+	n = sysfs_emit(buf, "%s\n", map ? map->text : "");
+	rcu_read_unlock();
+	return n;
+}
+
+static const struct kernel_param_ops fwq_shim_map_ops = {
+	.set = fwq_shim_map_set,
+	.get = fwq_shim_map_get,
+};
+module_param_cb(shim_map, &fwq_shim_map_ops, NULL, 0644);
+MODULE_PARM_DESC(shim_map,
+		 "variant per workqueue name for workqueues made without one: \"PATTERN=VARIANT;...\", glob PATTERN, first match wins (docs/shim.md)");
+
+/**
+ * fwq_shim_map_variant - the variant of a new workqueue made without one
+ * @name: the workqueue's name
+ * @v: set to the variant
+ * @src: set to where it came from: "shim_map:PATTERN" or "default"
+ * @len: size of @src
+ */
+void fwq_shim_map_variant(const char *name, struct fwq_variant *v, char *src,
+			  size_t len)
+{
+	struct fwq_shim_map *map;
+	unsigned int i;
+
+	fwq_default_variant(v);
+	rcu_read_lock();
+	map = rcu_dereference(fwq_shim_map);
+	for (i = 0; map && i < map->nr; i++) {
+		if (!glob_match(map->rules[i].pattern, name))
+			continue;
+		/* checked when the map was written: cannot fail */
+		WARN_ON_ONCE(fwq_variant_parse(map->rules[i].variant, v));
+		snprintf(src, len, "shim_map:%s", map->rules[i].pattern);
+		rcu_read_unlock();
+		return;
+	}
+	rcu_read_unlock();
+	strscpy(src, "default", len);
+}
+
+/* unload: the map of the last write */
+void fwq_shim_map_exit(void)
+{
+	fwq_shim_map_free(rcu_dereference_protected(fwq_shim_map, true));
+	RCU_INIT_POINTER(fwq_shim_map, NULL);
+}

@@ -589,10 +589,13 @@ static void fwq_wq_init_fields(struct fwq_workqueue *wq,
 	INIT_LIST_HEAD(&wq->maydays);
 	INIT_LIST_HEAD(&wq->list);
 	refcount_set(&wq->ref, 1);
-	if (variant)
+	if (variant) {
 		wq->variant = *variant;
-	else
-		fwq_default_variant(&wq->variant);
+		strscpy(wq->variant_src, "caller", sizeof(wq->variant_src));
+	} else {
+		fwq_shim_map_variant(wq->name, &wq->variant, wq->variant_src,
+				     sizeof(wq->variant_src));
+	}
 	wq->flush_ops = fwq_flush_strategies[wq->variant.flush];
 }
 
@@ -935,6 +938,22 @@ void fwq_nr_active_show(struct seq_file *m)
 				   atomic_read(&wq->nna[i]->nr),
 				   READ_ONCE(wq->nna[i]->max));
 		seq_putc(m, '\n');
+	}
+	mutex_unlock(&fwq_pool_mutex);
+}
+
+/* debugfs variant_map: "NAME VARIANT SOURCE" per workqueue */
+void fwq_variant_map_show(struct seq_file *m)
+{
+	struct fwq_workqueue *wq;
+	char vbuf[96];
+
+	mutex_lock(&fwq_pool_mutex);
+	list_for_each_entry(wq, &fwq_workqueues, list) {
+		mutex_lock(&wq->mutex);
+		fwq_variant_str(&wq->variant, vbuf, sizeof(vbuf));
+		mutex_unlock(&wq->mutex);
+		seq_printf(m, "%s %s %s\n", wq->name, vbuf, wq->variant_src);
 	}
 	mutex_unlock(&fwq_pool_mutex);
 }
