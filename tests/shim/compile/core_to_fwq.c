@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
+/* expect: incompatible pointer type */
+#include <linux/module.h>
+#include <linux/rhashtable.h>
+#include <linux/workqueue.h>
+
+/* a core object (rhashtable's deferred resize item) handed to fwq */
+bool shim_ct(struct rhashtable *ht);
+bool shim_ct(struct rhashtable *ht)
+{
+	return cancel_work_sync(&ht->run_work);
+}

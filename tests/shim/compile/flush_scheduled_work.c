@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0
+/* expect: flush_scheduled_work() has no fwq equivalent */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+
+void shim_ct(void);
+void shim_ct(void)
+{
+	flush_scheduled_work();
+}

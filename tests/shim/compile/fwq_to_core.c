@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
+/* expect: incompatible pointer type */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+
+/* a module object handed to a core function that wants a kernel item */
+static void fn(struct work_struct *w) { }
+static DECLARE_WORK(w, fn);
+
+unsigned int shim_ct(void);
+unsigned int shim_ct(void)
+{
+	return work_static(&w);
+}

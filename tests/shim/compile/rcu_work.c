@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
+/* expect: struct rcu_work has no fwq equivalent */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+
+struct shim_ct {
+	struct rcu_work rw;
+};
+
+int shim_ct(struct shim_ct *s);
+int shim_ct(struct shim_ct *s)
+{
+	return sizeof(*s);
+}

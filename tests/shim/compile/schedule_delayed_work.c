@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/* expect: schedule_delayed_work() has no fwq equivalent */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+
+static void fn(struct work_struct *w) { }
+static DECLARE_DELAYED_WORK(dw, fn);
+
+int shim_ct(void);
+int shim_ct(void)
+{
+	return schedule_delayed_work(&dw, 1);
+}

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0
+/* expect: WQ_BH has no fwq equivalent */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+
+struct workqueue_struct *shim_ct(void);
+struct workqueue_struct *shim_ct(void)
+{
+	return alloc_workqueue("shim_ct", WQ_BH, 0);
+}
