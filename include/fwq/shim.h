@@ -59,8 +59,8 @@
  */
 #define __FWQ_SHIM_NONE(name, why)					\
 	({								\
-		_Static_assert(0, "fwq shim: " name			\
-			       " has no fwq equivalent: " why);		\
+		static_assert(0, "fwq shim: " name			\
+			      " has no fwq equivalent: " why);		\
 		0;							\
 	})
 
@@ -82,26 +82,32 @@ static_assert((int)WORK_BUSY_RUNNING == (int)FWQ_BUSY_RUNNING);
 #define __FWQ_SHIM_PERCPU(f)	0
 #endif
 
-/*
- * __FWQ_SHIM_FLAGS - fwq's flags for the kernel's WQ_* @f
+/**
+ * __fwq_shim_flags - fwq's flags for the kernel's WQ_* flags
  * @f: the module's flags
  *
  * WQ_SYSFS (no sysfs directory: fwq's debugfs lists every workqueue),
  * WQ_POWER_EFFICIENT (a per-CPU workqueue, as with the kernel's default
  * workqueue.power_efficient=0) and __WQ_LEGACY are dropped. WQ_BH fails
- * to compile (below).
+ * to compile (below). Folded at compile time for constant @f.
+ *
+ * Return: the FWQ_* flags.
  */
-#define __FWQ_SHIM_FLAGS(f)						\
-	((((f) & WQ_UNBOUND) ? FWQ_UNBOUND : 0) |			\
-	 (((f) & WQ_FREEZABLE) ? FWQ_FREEZABLE : 0) |			\
-	 (((f) & WQ_MEM_RECLAIM) ? FWQ_MEM_RECLAIM : 0) |		\
-	 (((f) & WQ_HIGHPRI) ? FWQ_HIGHPRI : 0) |			\
-	 (((f) & WQ_CPU_INTENSIVE) ? FWQ_CPU_INTENSIVE : 0) |		\
-	 (((f) & __WQ_ORDERED) ? __FWQ_ORDERED : 0) |			\
-	 __FWQ_SHIM_PERCPU(f))
+static __always_inline unsigned int __fwq_shim_flags(unsigned int f)
+{
+	return ((f & WQ_UNBOUND) ? FWQ_UNBOUND : 0) |
+	       ((f & WQ_FREEZABLE) ? FWQ_FREEZABLE : 0) |
+	       ((f & WQ_MEM_RECLAIM) ? FWQ_MEM_RECLAIM : 0) |
+	       ((f & WQ_HIGHPRI) ? FWQ_HIGHPRI : 0) |
+	       ((f & WQ_CPU_INTENSIVE) ? FWQ_CPU_INTENSIVE : 0) |
+	       ((f & __WQ_ORDERED) ? __FWQ_ORDERED : 0) |
+	       __FWQ_SHIM_PERCPU(f);
+}
+
+#define __FWQ_SHIM_FLAGS(f)	__fwq_shim_flags(f)
 
 /* max_active 0: the default of the kernel built against, not fwq's */
-#define __FWQ_SHIM_MAX_ACTIVE(m)	((m) ? (m) : WQ_DFL_ACTIVE)
+#define __FWQ_SHIM_MAX_ACTIVE(m)	((m) ?: WQ_DFL_ACTIVE)
 
 #undef WQ_BH
 #define WQ_BH	__FWQ_SHIM_NONE("WQ_BH", "fwq items run in kthreads")
@@ -247,6 +253,22 @@ __fwq_shim_destroy_dwork_on_stack(struct fwq_delayed_work *dwork)
 #undef work_busy
 #define work_busy(work)			fwq_work_busy(work)
 
+/**
+ * __fwq_shim_enable_and_queue_work - enable_and_queue_work() on fwq
+ * @wq: the workqueue
+ * @work: the item
+ *
+ * Return: %true if @work was enabled (and queued), as the kernel's.
+ */
+static inline bool __fwq_shim_enable_and_queue_work(struct fwq_workqueue *wq,
+						    struct fwq_work *work)
+{
+	if (!fwq_enable_work(work))
+		return false;
+	fwq_queue_work(wq, work);
+	return true;
+}
+
 /* Queueing. */
 #undef queue_work
 #define queue_work(wq, work)		fwq_queue_work(wq, work)
@@ -300,7 +322,7 @@ __fwq_shim_destroy_dwork_on_stack(struct fwq_delayed_work *dwork)
 #define enable_delayed_work(dwork)	fwq_enable_delayed_work(dwork)
 #undef enable_and_queue_work
 #define enable_and_queue_work(wq, work)					\
-	(fwq_enable_work(work) ? (fwq_queue_work(wq, work), true) : false)
+	__fwq_shim_enable_and_queue_work(wq, work)
 #undef current_is_workqueue_mem_reclaim
 #define current_is_workqueue_mem_reclaim() fwq_current_is_mem_reclaim()
 
@@ -354,7 +376,7 @@ __fwq_shim_destroy_dwork_on_stack(struct fwq_delayed_work *dwork)
  * failed static assertion.
  */
 #define __FWQ_SHIM_NO_TYPE(name, why)					\
-	{ _Static_assert(0, "fwq shim: " name " has no fwq equivalent: " why); }
+	{ static_assert(0, "fwq shim: " name " has no fwq equivalent: " why); }
 
 /* No fwq equivalent: the rest. */
 #define rcu_work	__FWQ_SHIM_NO_TYPE("struct rcu_work", "no queue_rcu_work()")

@@ -5,8 +5,7 @@
 #include <linux/workqueue.h>
 
 /* a core object (rhashtable's deferred resize item) handed to fwq */
-bool shim_ct(struct rhashtable *ht);
-bool shim_ct(struct rhashtable *ht)
+static bool __maybe_unused shim_ct(struct rhashtable *ht)
 {
 	return cancel_work_sync(&ht->run_work);
 }

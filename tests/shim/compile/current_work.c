@@ -3,8 +3,7 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
-bool shim_ct(struct work_struct *w);
-bool shim_ct(struct work_struct *w)
+static bool __maybe_unused shim_ct(struct work_struct *w)
 {
 	return current_work() == w;
 }

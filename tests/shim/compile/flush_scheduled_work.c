@@ -3,8 +3,7 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
-void shim_ct(void);
-void shim_ct(void)
+static void __maybe_unused shim_ct(void)
 {
 	flush_scheduled_work();
 }

@@ -7,8 +7,7 @@
 static void fn(struct work_struct *w) { }
 static DECLARE_WORK(w, fn);
 
-unsigned int shim_ct(void);
-unsigned int shim_ct(void)
+static unsigned int __maybe_unused shim_ct(void)
 {
 	return work_static(&w);
 }

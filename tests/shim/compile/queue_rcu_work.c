@@ -3,8 +3,7 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
-int shim_ct(struct workqueue_struct *wq, void *rw);
-int shim_ct(struct workqueue_struct *wq, void *rw)
+static int __maybe_unused shim_ct(struct workqueue_struct *wq, void *rw)
 {
 	return queue_rcu_work(wq, rw);
 }

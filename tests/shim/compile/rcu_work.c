@@ -7,8 +7,7 @@ struct shim_ct {
 	struct rcu_work rw;
 };
 
-int shim_ct(struct shim_ct *s);
-int shim_ct(struct shim_ct *s)
+static int __maybe_unused shim_ct(struct shim_ct *s)
 {
 	return sizeof(*s);
 }

@@ -6,8 +6,7 @@
 static void fn(struct work_struct *w) { }
 static DECLARE_DELAYED_WORK(dw, fn);
 
-int shim_ct(void);
-int shim_ct(void)
+static int __maybe_unused shim_ct(void)
 {
 	return schedule_delayed_work(&dw, 1);
 }

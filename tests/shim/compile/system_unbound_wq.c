@@ -6,8 +6,7 @@
 static void fn(struct work_struct *w) { }
 static DECLARE_WORK(w, fn);
 
-int shim_ct(void);
-int shim_ct(void)
+static int __maybe_unused shim_ct(void)
 {
 	return queue_work(system_unbound_wq, &w);
 }

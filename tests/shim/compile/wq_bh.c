@@ -3,8 +3,7 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
-struct workqueue_struct *shim_ct(void);
-struct workqueue_struct *shim_ct(void)
+static struct workqueue_struct *__maybe_unused shim_ct(void)
 {
 	return alloc_workqueue("shim_ct", WQ_BH, 0);
 }
