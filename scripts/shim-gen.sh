@@ -51,8 +51,9 @@ inc=$(sed -n 's/^include[[:space:]]\+\(\/.*\)\/Makefile$/\1/p' \
 	fwq_die 2 "$kdir: no include/linux/workqueue.h"
 ver=$(sed -n 's/^VERSION = \([0-9]\+\)$/\1/p' "$srctree/Makefile")
 plv=$(sed -n 's/^PATCHLEVEL = \([0-9]\+\)$/\1/p' "$srctree/Makefile")
-[ -n "$ver" ] && [ -n "$plv" ] ||
+if [ -z "$ver" ] || [ -z "$plv" ]; then
 	fwq_die 2 "$srctree/Makefile: no VERSION/PATCHLEVEL"
+fi
 
 export LC_ALL=C
 
