@@ -99,10 +99,13 @@ static bool shim_delayed(struct workqueue_struct *wq)
 	bool ok;
 
 	INIT_DELAYED_WORK_ONSTACK(&dw, shim_dfn);
-	ok = queue_delayed_work(wq, &dw, 1) &&
+	/* a minute: still pending for the next two calls */
+	ok = queue_delayed_work(wq, &dw, HZ * 60) &&
 	     !queue_delayed_work(wq, &dw, 1) &&	/* already pending */
-	     mod_delayed_work(wq, &dw, 2) &&	/* was pending */
-	     flush_delayed_work(&dw);
+	     mod_delayed_work(wq, &dw, 1);	/* was pending */
+	/* %false if the timer had fired and the item run: it ran either way */
+	flush_delayed_work(&dw);
+	ok = ok && !delayed_work_pending(&dw);
 	destroy_delayed_work_on_stack(&dw);
 	return ok && atomic_read(&ran) == before + 1;
 }
