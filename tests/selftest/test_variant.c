@@ -115,6 +115,70 @@ static void test_variant_mainline(struct fwq_ktap_test *t)
 }
 
 /*
+ * shim_map (src/params.c): a workqueue made without a variant takes the
+ * first rule whose glob matches its name, on top of the defaults; no
+ * match is the defaults; an explicit variant ignores the map; a bad map
+ * is refused and leaves the old one.
+ */
+static void test_variant_shim_map(struct fwq_ktap_test *t)
+{
+	static const char map[] =
+		"fwqt-sm-a*=flush=each;fwqt-sm-*=wake=claim,flush=active";
+	const struct fwq_variant mainline = FWQ_VARIANT_MAINLINE;
+	struct fwq_workqueue *a, *b, *c, *d;
+	struct fwq_variant dfl, want, v;
+	static char old[1024];
+	char buf[sizeof(map) + 8];
+
+	if (!fwqt_param_save(t, "shim_map", old, sizeof(old),
+			     "fwq.ko has no shim_map"))
+		return;
+	if (!FWQ_EXPECT(t, fwqt_param_write("shim_map", map) >= 0))
+		goto out;
+	fwq_default_variant(&dfl);
+	a = fwq_alloc_workqueue("fwqt-sm-ab", FWQ_UNBOUND, 0);
+	b = fwq_alloc_workqueue("fwqt-sm-x", 0, 0);
+	c = fwq_alloc_workqueue("fwqt-other", 0, 0);
+	d = fwq_alloc_workqueue_variant(&mainline, "fwqt-sm-ay", 0, 0);
+	if (FWQ_EXPECT(t, a && b && c && d)) {
+		/* the first rule: flush=each over the defaults */
+		want = dfl;
+		want.flush = FWQ_FLUSH_EACH;
+		fwq_workqueue_variant(a, &v);
+		FWQ_EXPECT(t, fwqt_variant_eq(&v, &want));
+		/* the second rule */
+		want = dfl;
+		want.wake = FWQ_WAKE_CLAIM;
+		want.flush = FWQ_FLUSH_ACTIVE;
+		fwq_workqueue_variant(b, &v);
+		FWQ_EXPECT(t, fwqt_variant_eq(&v, &want));
+		/* no rule matches */
+		fwq_workqueue_variant(c, &v);
+		FWQ_EXPECT(t, fwqt_variant_eq(&v, &dfl));
+		/* the caller's variant wins over a matching rule */
+		fwq_workqueue_variant(d, &v);
+		FWQ_EXPECT(t, fwqt_variant_eq(&v, &mainline));
+	}
+	/* a bad rule after a good one: refused, the map unchanged */
+	FWQ_EXPECT_EQ(t, fwqt_param_write("shim_map",
+					  "fwqt-*=mainline;fwqt-sm-*=flush=nope"),
+		      -EINVAL);
+	FWQ_EXPECT(t, fwqt_param_read("shim_map", buf, sizeof(buf)) > 0 &&
+		   !strcmp(buf, map));
+	if (a)
+		fwq_destroy_workqueue(a);
+	if (b)
+		fwq_destroy_workqueue(b);
+	if (c)
+		fwq_destroy_workqueue(c);
+	if (d)
+		fwq_destroy_workqueue(d);
+out:
+	/* an empty map is written as a newline: sysfs drops empty writes */
+	fwqt_param_restore("shim_map", old[0] ? old : "\n");
+}
+
+/*
  * Invariant (H15): scope names match exactly; "cache" and "cache_shard" are
  * different scopes, and prefixes or extensions of a name are refused.
  */
@@ -207,6 +271,8 @@ FWQ_KTAP_SUITE(fwq_suite_variant, "fwq_variant",
 		 .run = test_variant_rejects_bad },
 	       { .name = "variant_mainline",
 		 .run = test_variant_mainline },
+	       { .name = "variant_shim_map",
+		 .run = test_variant_shim_map },
 	       { .name = "scope_names_match_exactly",
 		 .run = test_scope_names_exact },
 	       { .name = "axes_select_runs",
