@@ -67,6 +67,8 @@
 /* the kernel's work_busy() bits are fwq's */
 static_assert((int)WORK_BUSY_PENDING == (int)FWQ_BUSY_PENDING);
 static_assert((int)WORK_BUSY_RUNNING == (int)FWQ_BUSY_RUNNING);
+/* and so is the CPU that means "no particular one" */
+static_assert((int)WORK_CPU_UNBOUND == (int)FWQ_CPU_UNBOUND);
 
 /* Types. */
 #define work_struct		fwq_work
