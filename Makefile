@@ -182,3 +182,5 @@ help:
 -include $(FWQ_TOP)/bench/bench.mk
 # Torture, race reproducers and the debug-kernel lanes.
 -include $(FWQ_TOP)/scripts/torture.mk
+# XFS and other kernel modules on fwq through the shim.
+-include $(FWQ_TOP)/scripts/modules.mk

@@ -88,6 +88,9 @@ sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
 
 pkgs+=(pahole)
+# FWQ_DEPS_PKGS: more packages a target needs (make bench-xfs: xfsprogs)
+read -r -a extra <<< "${FWQ_DEPS_PKGS:-}"
+pkgs+=("${extra[@]}")
 
 # The target's headers: KDIR's (nothing to install), KREL's package, or
 # those of the kernel the harness tests, KERNEL (scripts/kernels/, default

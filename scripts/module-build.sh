@@ -1,0 +1,263 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# module-build.sh [--stock-only] MODULE: build a module of the target
+# kernel's own source out of tree, twice: stock (the control) and with
+# fwq's shim (its workqueues on fwq), both stripped (--strip-debug), for
+# KERNEL (scripts/kernels/, default 6.1) with its toolchain
+# (scripts/toolchain.sh). MODULE is a recipe, scripts/modules/MODULE:
+#   FWQ_M_DESC        one line for humans
+#   FWQ_M_NAME        the module's name (NAME.ko)
+#   FWQ_M_DIR         its directory in the kernel source, e.g. fs/xfs
+#   FWQ_M_INCLUDES    include directories its Makefile names through
+#                     $(srctree)/$(src), relative to FWQ_M_DIR (the
+#                     directory itself is always added)
+#   FWQ_M_CONFIG      the config symbol that must be m in the target
+#   FWQ_M_GUEST_DEPS  the target kernel's own modules a guest loads
+#                     before it, in order (paths under kernel/, no .ko)
+#
+# The source is the kernel's source package (FWQ_K_SOURCE) of exactly the
+# version of the target's headers package, fetched with "apt-get
+# download" (never installed; another suite's apt source is derived from
+# the machine's own, fwq_apt in lib.sh) and only FWQ_M_DIR is extracted.
+# The module's own Makefile runs under a generated Kbuild wrapper that adds
+# the include paths an out-of-tree build lacks. The shim build adds
+# fwq's one Kbuild line (scripts/shim-gen.sh writes fwq_shim_core.h, the
+# core headers the module includes) and links against the tree's
+# Module.symvers (make modules first). Debian's own build of the module
+# and of FWQ_M_GUEST_DEPS, plus the virtio-blk stack a guest's disk
+# needs (vm-run.sh --disk), are unpacked from the kernel's image package.
+#
+# Everything is cached under $FWQ_CACHE/modules/SOURCE-VERSION/, the
+# builds by a hash of their inputs, so a second run builds nothing.
+# On success the last lines on stdout are shell assignments:
+#   FWQ_MB_STOCK=<the stock module>
+#   FWQ_MB_SHIM=<the shimmed module; empty with --stock-only>
+#   FWQ_MB_DEBIAN=<Debian's own build of the module>
+#   FWQ_MB_GUEST="<the guest's modules before it, in load order>"
+#   FWQ_MB_SRCVER=<the source package's version>
+# Exit: 0 ok, 2 setup error, 1 build failure.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+stock_only=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--stock-only) stock_only=1; shift ;;
+	-h|--help) sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) fwq_die 2 "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || fwq_die 2 "usage: $0 [--stock-only] MODULE"
+mod=$1
+case "$mod" in
+''|*/*|.*) fwq_die 2 "bad module name '$mod'" ;;
+esac
+recipe=$FWQ_TOP/scripts/modules/$mod
+[ -r "$recipe" ] || fwq_die 2 "no recipe scripts/modules/$mod"
+FWQ_M_DESC=''
+FWQ_M_NAME=''
+FWQ_M_DIR=''
+FWQ_M_INCLUDES=''
+FWQ_M_CONFIG=''
+FWQ_M_GUEST_DEPS=''
+# shellcheck source=scripts/modules/xfs
+. "$recipe"
+[ -n "$FWQ_M_NAME" ] || fwq_die 2 "$recipe: FWQ_M_NAME is required"
+[ -n "$FWQ_M_DIR" ] ||
+	fwq_die 2 "$recipe: FWQ_M_DIR is required"
+
+# the virtio-blk stack, in load order, for vm-run.sh --disk
+disk_mods="drivers/virtio/virtio drivers/virtio/virtio_ring
+	drivers/virtio/virtio_pci_legacy_dev drivers/virtio/virtio_pci_modern_dev
+	drivers/virtio/virtio_pci drivers/block/virtio_blk"
+
+fwq_kernel_load || fwq_die 2 "unknown KERNEL '${KERNEL:-}' (scripts/kernels/)"
+[ -z "${FLAVOUR:-}" ] || fwq_die 2 "FLAVOUR=${FLAVOUR} is not supported here"
+krel=$(fwq_kernel_krel) || fwq_die 2 "kernel $FWQ_K_NAME: no ABI yet (scripts/deps.sh)"
+kdir=$(fwq_headers_dir "$krel") || fwq_die 2 "no headers for $krel (scripts/deps.sh)"
+grep -qx "$FWQ_M_CONFIG=m" "$kdir/include/config/auto.conf" ||
+	fwq_die 2 "$krel does not build $FWQ_M_CONFIG as a module"
+
+# the version of the target's headers package is the source's
+srcver=$(fwq_apt_cache "$FWQ_K_SUITE" show "linux-headers-$krel" 2> /dev/null |
+	sed -n 's/^Version: //p' | sort -V | tail -n 1)
+[ -n "$srcver" ] || fwq_die 2 "no package linux-headers-$krel in the apt lists"
+src_pkg=$FWQ_K_SOURCE
+base=$FWQ_CACHE/modules/$src_pkg-$srcver
+fwq_cache_lock "$base/.lock" .mb
+
+# fetch PKG: apt-get download PKG=srcver into FWQ_TMP; prints the .deb
+fetch() {
+	local pkg=$1
+
+	if ! ls "$FWQ_TMP/$pkg"_*.deb > /dev/null 2>&1; then
+		fwq_log "downloading $pkg $srcver${FWQ_K_SUITE:+ from $FWQ_K_SUITE} (not installing it)"
+		(cd "$FWQ_TMP" && fwq_apt "$FWQ_K_SUITE" download -q "$pkg=$srcver") >&2 ||
+			return 1
+	fi
+	ls "$FWQ_TMP/$pkg"_*.deb
+}
+
+# The module's source: FWQ_M_DIR only, streamed out of the tarball.
+src=$base/src
+if [ ! -e "$src/.fwq-$mod" ]; then
+	deb=$(fetch "$src_pkg") || fwq_die 2 "apt-get download $src_pkg=$srcver failed"
+	fwq_log "extracting $FWQ_M_DIR from $src_pkg $srcver"
+	rm -rf "${src:?}/$FWQ_M_DIR"
+	mkdir -p "$src"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/src/$src_pkg.tar.xz" |
+		tar -xJ -C "$src" --strip-components=1 "$src_pkg/$FWQ_M_DIR" ||
+		fwq_die 2 "$FWQ_M_DIR missing from $src_pkg $srcver"
+	rm -f "$deb"
+	touch "$src/.fwq-$mod"
+fi
+
+# Debian's own modules: the module and the guest's others, from the
+# image package (the -unsigned one where there is one); .ko.xz unpacked.
+dmods=$base/debian
+want=("$FWQ_M_DIR/$FWQ_M_NAME")
+for m in $FWQ_M_GUEST_DEPS $disk_mods; do
+	want+=("$m")
+done
+missing=0
+for m in "${want[@]}"; do
+	[ -r "$dmods/$(basename "$m").ko" ] || missing=1
+done
+if [ $missing -eq 1 ]; then
+	deb=
+	for pkg in "linux-image-$krel-unsigned" "linux-image-$krel"; do
+		deb=$(fetch "$pkg") && break
+		deb=
+	done
+	[ -n "$deb" ] || fwq_die 2 "no image package for $krel $srcver"
+	mkdir -p "$FWQ_TMP/img" "$dmods"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$FWQ_TMP/img" \
+		--wildcards "*/modules/$krel/kernel/*" ||
+		fwq_die 2 "cannot unpack $deb"
+	for m in "${want[@]}"; do
+		f=$(find "$FWQ_TMP/img" -path "*/modules/$krel/kernel/$m.ko*" | head -n 1)
+		[ -n "$f" ] || fwq_die 2 "$deb has no $m.ko"
+		case "$f" in
+		*.xz) xz -dc "$f" > "$dmods/$(basename "$m").ko" ;;
+		*.zst) zstd -qdc "$f" > "$dmods/$(basename "$m").ko" ;;
+		*) cp "$f" "$dmods/$(basename "$m").ko" ;;
+		esac
+	done
+	rm -rf "$FWQ_TMP/img" "$deb"
+fi
+
+# build KIND EXTRA-KBUILD-LINE [MAKE-ARG...]: the module in a copy of its
+# source with the Kbuild wrapper; prints the stripped module's path. The
+# build tree is keyed by a hash of everything that goes into it.
+build() {
+	local kind=$1 line=$2 key dir inc ko
+
+	shift 2
+	# shellcheck disable=SC2016 # make expands $(src)
+	inc='-I$(src)'
+	for i in $FWQ_M_INCLUDES; do
+		inc+=" -I\$(src)/$i"
+	done
+	key=$( {
+		echo "1 $FWQ_TOP $kdir $krel $srcver $FWQ_M_DIR $inc $line $*"
+		for a in "$@"; do
+			case "$a" in
+			KBUILD_EXTRA_SYMBOLS=*) cat "${a#*=}" ;;
+			esac
+		done
+		[ "$kind" = stock ] || cat "$FWQ_TOP"/include/fwq/*.h "$FWQ_TOP/scripts/shim-gen.sh"
+	} | sha256sum | cut -c1-12)
+	dir=$base/build/$mod-$kind-$key
+	ko=$dir/$FWQ_M_NAME.ko
+	if [ -r "$dir/.fwq-built" ]; then
+		printf '%s\n' "$ko"
+		return 0
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -a "$src/$FWQ_M_DIR/." "$dir/"
+	{
+		echo "# SPDX-License-Identifier: GPL-2.0"
+		echo "# Generated by fwq's scripts/module-build.sh: $FWQ_M_DIR's own"
+		echo "# Makefile, plus the include paths of an out-of-tree build."
+		echo "include \$(src)/Makefile"
+		echo "ccflags-y += $inc"
+		if [ -n "$line" ]; then
+			echo "FWQ_TOP := $FWQ_TOP"
+			echo "OUT_DIR := \$(src)/shim"
+			echo "$line"
+		fi
+	} > "$dir/Kbuild"
+	if [ "$kind" != stock ]; then
+		"$FWQ_TOP/scripts/shim-gen.sh" "$dir" "$dir/shim" >&2 ||
+			fwq_die 1 "shim-gen.sh failed for $dir"
+	fi
+	fwq_log "building $kind $FWQ_M_NAME.ko ($src_pkg $srcver) in $dir"
+	local t0
+	t0=$(fwq_now)
+	"$FWQ_TOP/scripts/toolchain.sh" "$kdir" --bind "$base" -- \
+		nice -n 10 make -C "$kdir" M="$dir" -j"$(nproc)" "$@" modules \
+		> "$dir/build.log" 2>&1 ||
+		{ tail -n 30 "$dir/build.log" >&2; fwq_die 1 "$kind build failed ($dir/build.log)"; }
+	"$FWQ_TOP/scripts/toolchain.sh" "$kdir" --bind "$base" -- \
+		strip --strip-debug "$ko" || fwq_die 1 "strip failed"
+	fwq_elapsed "$t0" > "$dir/build-seconds"
+	fwq_log "built $kind $FWQ_M_NAME.ko in $(cat "$dir/build-seconds") s"
+	touch "$dir/.fwq-built"
+	printf '%s\n' "$ko"
+}
+
+stock=$(build stock "")
+shim=
+if [ $stock_only -eq 0 ]; then
+	symvers=$FWQ_TOP/Module.symvers
+	if [ ! -x "$FWQ_TOP/scripts/shim-gen.sh" ] || [ ! -r "$FWQ_TOP/include/fwq/shim.h" ]; then
+		fwq_die 2 "no shim in this tree (scripts/shim-gen.sh, include/fwq/shim.h): --stock-only"
+	fi
+	if [ ! -r "$FWQ_TOP/src/fwq.ko" ] || [ ! -r "$symvers" ]; then
+		fwq_die 2 "no fwq.ko built: make modules KERNEL=$FWQ_K_NAME first"
+	fi
+	vm=$(modinfo -F vermagic "$FWQ_TOP/src/fwq.ko" | awk '{ print $1 }')
+	[ "$vm" = "$krel" ] || fwq_die 2 "src/fwq.ko is built for $vm, not $krel: make modules KERNEL=$FWQ_K_NAME"
+	# shellcheck disable=SC2016 # make expands these
+	shim=$(build shim 'ccflags-y += -I$(FWQ_TOP)/include -I$(OUT_DIR) -include fwq/shim.h' \
+		KBUILD_EXTRA_SYMBOLS="$symvers")
+fi
+
+# The imports. The stock build must import what Debian's build does, with
+# the same CRCs; the shimmed one may add fwq_* only, and its kernel
+# workqueue imports (those a core header's inline code calls, which stay
+# on the kernel's workqueue) are listed.
+dumpv() {
+	modprobe --dump-modversions "$1" | sort -k2
+}
+if [ "$(nm -u "$stock")" != "$(nm -u "$dmods/$FWQ_M_NAME.ko")" ] ||
+   [ "$(dumpv "$stock")" != "$(dumpv "$dmods/$FWQ_M_NAME.ko")" ]; then
+	diff <(nm -u "$stock") <(nm -u "$dmods/$FWQ_M_NAME.ko") >&2 || :
+	fwq_die 1 "the stock $FWQ_M_NAME.ko's imports differ from Debian's ($stock)"
+fi
+fwq_log "stock $FWQ_M_NAME.ko: the $(nm -u "$stock" | wc -l) imports and their CRCs of Debian's own $krel build"
+if [ -n "$shim" ]; then
+	fwqs=$(nm -u "$shim" | awk '$2 ~ /^fwq_/ { print $2 }' | wc -l)
+	other=$(comm -13 <(nm -u "$stock" | awk '{ print $2 }' | sort) \
+		<(nm -u "$shim" | awk '$2 !~ /^fwq_/ { print $2 }' | sort) | tr '\n' ' ')
+	[ -z "$other" ] || fwq_die 1 "the shimmed $FWQ_M_NAME.ko imports what the stock one does not: $other"
+	kwq=$(nm -u "$shim" | awk '{ print $2 }' | grep -E \
+		'^(__)?(alloc_workqueue|destroy_workqueue|(queue|mod|cancel|flush)_[a-z_]*work[a-z_]*|system_[a-z_]*wq|workqueue_[a-z_]*|drain_workqueue|delayed_work_timer_fn|__flush_workqueue)$' |
+		tr '\n' ' ')
+	fwq_log "shimmed $FWQ_M_NAME.ko: $fwqs fwq_* imports; kernel workqueue imports left: ${kwq:-none}"
+fi
+
+guest=
+for m in $disk_mods $FWQ_M_GUEST_DEPS; do
+	guest+="${guest:+ }$dmods/$(basename "$m").ko"
+done
+echo "FWQ_MB_STOCK=$stock"
+echo "FWQ_MB_SHIM=$shim"
+echo "FWQ_MB_DEBIAN=$dmods/$FWQ_M_NAME.ko"
+echo "FWQ_MB_GUEST=\"$guest\""
+echo "FWQ_MB_SRCVER=$srcver"

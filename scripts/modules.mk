@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# A kernel's own modules rebuilt out of tree, stock and on fwq through the
+# shim (scripts/module-build.sh, scripts/modules/), and the XFS bench.
+# Included from the top-level Makefile. docs/xfs.md describes both.
+#
+#   make xfs [KERNEL=6.1]        build XFS's stock and shimmed xfs.ko
+#   make bench-xfs [KERNEL=6.1] [XFS_ARGS=...]
+#       fsync load on an XFS disk in a guest: the stock module, then the
+#       shimmed one with xfs-cil on each flush and wake design
+
+XFS_KERNEL = $(if $(KERNEL),$(KERNEL),6.1)
+XFS_ARGS ?=
+
+.PHONY: xfs bench-xfs
+
+## XFS's xfs.ko of KERNEL (default 6.1): stock and on fwq (docs/xfs.md)
+xfs:
+	@KERNEL=$(XFS_KERNEL) $(FWQ_TOP)/scripts/deps.sh
+	+@$(MAKE) -s -C $(FWQ_TOP) modules KERNEL=$(XFS_KERNEL) FWQ_TESTS=n
+	@KERNEL=$(XFS_KERNEL) $(FWQ_TOP)/scripts/module-build.sh xfs
+
+## fsync load on XFS in a guest, stock vs each xfs-cil design (XFS_ARGS=...)
+bench-xfs:
+	@KERNEL=$(XFS_KERNEL) FWQ_DEPS_PKGS=xfsprogs $(FWQ_TOP)/scripts/deps.sh
+	+@$(MAKE) -s -C $(FWQ_TOP) modules KERNEL=$(XFS_KERNEL) FWQ_TESTS=n
+	@KERNEL=$(XFS_KERNEL) $(FWQ_TOP)/scripts/bench-xfs.sh $(XFS_ARGS)
