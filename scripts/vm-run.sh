@@ -3,7 +3,7 @@
 #
 # vm-run.sh --preset small|wide|timing --plan FILE [--timeout S] [--stall S]
 #           [--out DIR] [--append "CMDLINE"] [--flavour rt] [--modules DIR]
-#           [--ko FILE]...
+#           [--ko FILE]... [--disk FILE]
 #
 # Boot the Debian kernel under QEMU TCG with a busybox initramfs holding
 # fwq's built modules (guest path /modules/), run a guest plan
@@ -38,6 +38,9 @@
 #
 # --modules DIR boots the *.ko files found under DIR instead of the tree's
 # src/ and bench/ modules; --ko FILE adds one module (repeatable).
+# --disk FILE attaches the raw image FILE as a virtio-blk disk (/dev/vda
+# once the guest loads the virtio_blk stack), written in place; with
+# cache=unsafe, so the guest's flushes never reach the host's disk.
 # Environment: KREL (target release), FWQ_CACHE, FWQ_QEMU (the QEMU binary,
 # default the one scripts/get-qemu.sh unpacked from FWQ_QEMU_SUITE, default
 # bookworm-backports; one unpacked under <root>/usr/bin gets
@@ -65,6 +68,7 @@ out=
 append=
 flavour=${FLAVOUR:-}
 moddir=
+disk=
 extra_ko=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -77,6 +81,7 @@ while [ $# -gt 0 ]; do
 	--flavour|--flavor) flavour=${2:-}; shift 2 || usage ;;
 	--modules) moddir=${2:-}; shift 2 || usage ;;
 	--ko) extra_ko+=("${2:-}"); shift 2 || usage ;;
+	--disk) disk=${2:-}; shift 2 || usage ;;
 	-h|--help) usage ;;
 	*) fwq_log "unknown argument $1"; usage ;;
 	esac
@@ -95,6 +100,7 @@ case "$stall" in
 ''|*[!0-9]*) fwq_die 2 "--stall needs whole seconds" ;;
 esac
 
+[ -z "$disk" ] || [ -f "$disk" ] || fwq_die 2 "--disk $disk: no such file"
 presetf=$FWQ_TOP/scripts/presets/$preset
 [ -r "$presetf" ] || fwq_die 2 "unknown preset '$preset' (see scripts/presets/)"
 if [ ! -r "$plan" ] && [ -r "$FWQ_TOP/scripts/plans/$plan.plan" ]; then
@@ -218,6 +224,9 @@ qemu=("$qemu_bin" -nodefaults -display none -no-reboot
       -serial "file:$out/console.log" -serial "file:$out/results.txt"
       -serial "file:$out/ktap.raw" -serial "file:$out/heartbeat.log"
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+# shellcheck disable=SC2054 # commas are qemu option syntax
+[ -z "$disk" ] || qemu+=(-drive "file=$disk,format=raw,if=none,id=disk0,cache=unsafe"
+			 -device virtio-blk-pci,drive=disk0)
 command -v "$qemu_bin" >/dev/null || fwq_die 2 "$qemu_bin missing (scripts/deps.sh)"
 # a QEMU unpacked outside /usr (FWQ_QEMU=<root>/usr/bin/...): its firmware
 qroot=$(dirname "$(dirname "$(command -v "$qemu_bin")")")
