@@ -252,9 +252,26 @@ if [ -n "$shim" ]; then
 	fwq_log "shimmed $FWQ_M_NAME.ko: $fwqs fwq_* imports; kernel workqueue imports left: ${kwq:-none}"
 fi
 
+# the guest's modules in load order: each after those it depends on
 guest=
+left=
 for m in $disk_mods $FWQ_M_GUEST_DEPS; do
-	guest+="${guest:+ }$dmods/$(basename "$m").ko"
+	left+=" $(basename "$m")"
+done
+while [ -n "${left// /}" ]; do
+	next=
+	for m in $left; do
+		ok=1
+		for d in $(modinfo -F depends "$dmods/$m.ko" | tr ',' ' '); do
+			case " $left " in
+			*" $d "*) ok=0 ;;
+			esac
+		done
+		[ $ok -eq 1 ] && next=$m && break
+	done
+	[ -n "$next" ] || fwq_die 2 "the guest's modules depend on each other in a cycle:$left"
+	guest+="${guest:+ }$dmods/$next.ko"
+	left=$(tr ' ' '\n' <<< "$left" | grep -vx "$next" | tr '\n' ' ')
 done
 echo "FWQ_MB_STOCK=$stock"
 echo "FWQ_MB_SHIM=$shim"
