@@ -21,6 +21,6 @@ xfs:
 
 ## fsync load on XFS in a guest, stock vs each xfs-cil design (XFS_ARGS=...)
 bench-xfs:
-	@KERNEL=$(XFS_KERNEL) FWQ_DEPS_PKGS=xfsprogs $(FWQ_TOP)/scripts/deps.sh
+	@KERNEL=$(XFS_KERNEL) FWQ_DEPS_PKGS="xfsprogs libc6-dev" $(FWQ_TOP)/scripts/deps.sh
 	+@$(MAKE) -s -C $(FWQ_TOP) modules KERNEL=$(XFS_KERNEL) FWQ_TESTS=n
 	@KERNEL=$(XFS_KERNEL) $(FWQ_TOP)/scripts/bench-xfs.sh $(XFS_ARGS)
