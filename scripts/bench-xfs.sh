@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 	--possible) possible=${2:-}; shift 2 ;;
 	--timeout) timeout=${2:-}; shift 2 ;;
 	--out) out=${2:-}; shift 2 ;;
-	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_die 2 "unknown argument $1 (--help)" ;;
 	esac
 done

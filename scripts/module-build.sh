@@ -45,7 +45,7 @@ stock_only=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--stock-only) stock_only=1; shift ;;
-	-h|--help) sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) fwq_die 2 "unknown option $1" ;;
 	*) break ;;
 	esac
