@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkroot.sh SUITE: make sure the build root of the toolchain SUITE (a
-# Debian suite, e.g. trixie: FWQ_K_TOOLCHAIN in scripts/kernels/) is in
-# $FWQ_CACHE/root/SUITE, and print its path. A kernel whose headers need a
+# mkroot.sh SUITE [PACKAGE...]: make sure the build root of the toolchain
+# SUITE (a Debian suite, e.g. trixie: FWQ_K_TOOLCHAIN in scripts/kernels/)
+# is in $FWQ_CACHE/root/SUITE, and print its path. PACKAGEs are installed
+# in it too (sid's: gcc-16, which its kernels' headers name; make
+# check-compile). A kernel whose headers need a
 # newer compiler or C library than the build host's (7.3: gcc-14's
 # -fmin-function-alignment, linux-kbuild's libc6 2.38) is built in there
 # by scripts/toolchain.sh.
@@ -26,6 +28,13 @@ esac
 # kbuild of out-of-tree modules (gcc-14 is the compiler that the 7.3
 # headers name), and the lint build's sparse
 pkgs=gcc-14,gcc,make,bc,bison,flex,libelf-dev,libssl-dev,sparse,kmod,cpio,perl,python3,dwarves,xz-utils,libc6-dev
+shift
+for p in "$@"; do
+	case "$p" in
+	''|*[!a-z0-9.+-]*) fwq_die 2 "mkroot.sh: bad package name '$p'" ;;
+	esac
+	pkgs=$pkgs,$p
+done
 root=$(fwq_root_dir "$suite")
 stamp="fwq build root: $suite $pkgs"
 
