@@ -53,37 +53,6 @@ meta_abi() {
 		sort -V | tail -n 1 | grep .
 }
 
-# unpack_headers KREL: the headers package of KREL and the -common and
-# kbuild packages it depends on, unpacked into the cache (not installed:
-# the headers of some kernels depend on the image package). The top
-# Makefile's absolute include of the -common tree is pointed at the copy.
-unpack_headers() {
-	local krel=$1 dest=$FWQ_CACHE/headers/$1 deb
-	local -a debs
-
-	fwq_cache_lock "$FWQ_CACHE/headers/.lock" .hdr
-	fwq_headers_dir "$krel" > /dev/null && return 0
-	mapfile -t debs < <(fwq_apt_cache "$FWQ_K_SUITE" depends "linux-headers-$krel" |
-		sed -n 's/^ *|\{0,1\}Depends: \(linux-\(headers\|kbuild\)-[^ ]*\).*/\1/p' | sort -u)
-	debs+=("linux-headers-$krel")
-	fwq_log "unpacking ${debs[*]} into $dest (not installing them)"
-	(cd "$FWQ_TMP" && fwq_apt "$FWQ_K_SUITE" download -q "${debs[@]}") >&2 ||
-		fwq_die 2 "downloading the headers of $krel failed"
-	mkdir -p "$FWQ_TMP/root"
-	for deb in "$FWQ_TMP"/*.deb; do
-		dpkg-deb -x "$deb" "$FWQ_TMP/root"
-	done
-	# 7.3's also names its own place as KBUILD_OUTPUT
-	sed -i -e "s|^include /usr/src/|include $dest/usr/src/|" \
-		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$dest/usr/src/|" \
-		"$FWQ_TMP/root/usr/src/linux-headers-$krel/Makefile"
-	rm -rf "$dest"
-	mkdir -p "$(dirname "$dest")"
-	mv "$FWQ_TMP/root" "$dest"
-	fwq_headers_dir "$krel" > /dev/null ||
-		fwq_die 2 "the unpacked headers of $krel have no include/generated/utsrelease.h"
-}
-
 sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
 
@@ -152,7 +121,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 fi
 
-[ -n "$unpack" ] && unpack_headers "$unpack"
+[ -n "$unpack" ] && fwq_unpack_headers "$FWQ_K_SUITE" "$unpack"
 if [ "$toolchain" != host ] && [ -z "${FWQ_DEPS_NO_ROOT:-}" ]; then
 	"$FWQ_TOP/scripts/mkroot.sh" "$toolchain" > /dev/null
 fi

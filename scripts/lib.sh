@@ -124,12 +124,16 @@ fwq_kernel_of_krel() {
 }
 
 # fwq_toolchain_of_kdir KDIR: the toolchain (FWQ_K_TOOLCHAIN) that builds
-# against the headers tree KDIR: that of the kernel whose series its
-# release belongs to; host for a release no kernel file names.
+# against the headers tree KDIR: FWQ_TOOLCHAIN when set (make
+# check-compile: two suites' headers of one series may want different
+# compilers), else that of the kernel whose series its release belongs
+# to; host for a release no kernel file names.
 fwq_toolchain_of_kdir() {
 	local krel
 
-	if krel=$(fwq_krel_of "$1") && fwq_kernel_of_krel "$krel"; then
+	if [ -n "${FWQ_TOOLCHAIN:-}" ]; then
+		printf '%s\n' "$FWQ_TOOLCHAIN"
+	elif krel=$(fwq_krel_of "$1") && fwq_kernel_of_krel "$krel"; then
 		printf '%s\n' "$FWQ_K_TOOLCHAIN"
 	else
 		echo host
@@ -294,6 +298,42 @@ fwq_apt_cache() {
 	# shellcheck disable=SC2046 # the options are words without blanks
 	apt-cache $(fwq_apt_opts "$suite") "$@"
 }
+
+# fwq_unpack_headers SUITE KREL: the headers package of KREL in SUITE
+# (empty: the system's sources) and the -common and kbuild packages it
+# depends on, unpacked into $FWQ_CACHE/headers/KREL (not installed: the
+# headers of some kernels depend on the image package). The top
+# Makefile's absolute include of the -common tree is pointed at the copy.
+# Nothing is fetched when KREL's headers are there already. Holds the
+# cache lock until the calling script exits: run it in a subshell to call
+# it again (scripts/deps.sh, scripts/check-compile.sh).
+fwq_unpack_headers() {
+	local suite=$1 krel=$2 dest=$FWQ_CACHE/headers/$2 deb
+	local -a debs
+
+	fwq_cache_lock "$FWQ_CACHE/headers/.lock" .hdr
+	fwq_headers_dir "$krel" > /dev/null && return 0
+	mapfile -t debs < <(fwq_apt_cache "$suite" depends "linux-headers-$krel" |
+		sed -n 's/^ *|\{0,1\}Depends: \(linux-\(headers\|kbuild\)-[^ ]*\).*/\1/p' | sort -u)
+	debs+=("linux-headers-$krel")
+	fwq_log "unpacking ${debs[*]} into $dest (not installing them)"
+	(cd "$FWQ_TMP" && fwq_apt "$suite" download -q "${debs[@]}") >&2 ||
+		fwq_die 2 "downloading the headers of $krel failed"
+	mkdir -p "$FWQ_TMP/root"
+	for deb in "$FWQ_TMP"/*.deb; do
+		dpkg-deb -x "$deb" "$FWQ_TMP/root"
+	done
+	# 7.3's also names its own place as KBUILD_OUTPUT
+	sed -i -e "s|^include /usr/src/|include $dest/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$dest/usr/src/|" \
+		"$FWQ_TMP/root/usr/src/linux-headers-$krel/Makefile"
+	rm -rf "$dest"
+	mkdir -p "$(dirname "$dest")"
+	mv "$FWQ_TMP/root" "$dest"
+	fwq_headers_dir "$krel" > /dev/null ||
+		fwq_die 2 "the unpacked headers of $krel have no include/generated/utsrelease.h"
+}
+
 
 # fwq_krel: the target release (KREL, or read from the headers).
 fwq_krel() {
