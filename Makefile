@@ -184,3 +184,5 @@ help:
 -include $(FWQ_TOP)/scripts/torture.mk
 # XFS and other kernel modules on fwq through the shim.
 -include $(FWQ_TOP)/scripts/modules.mk
+# The compile-only lane over every headers series Debian serves.
+-include $(FWQ_TOP)/scripts/compile.mk

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The compile-only lane: fwq built W=1 + sparse against every amd64
+# headers series of scripts/compile-series (scripts/check-compile.sh).
+# Not part of make check. COMPILE_OUT=DIR keeps the build logs there.
+.PHONY: check-compile
+## W=1 + sparse builds against every amd64 headers series Debian serves
+## (scripts/compile-series); COMPILE_OUT=DIR keeps the logs
+check-compile:
+	@$(FWQ_TOP)/scripts/check-compile.sh $(if $(COMPILE_OUT),--out "$(COMPILE_OUT)")
