@@ -64,6 +64,9 @@ fwq_newest_headers() {
 #   FWQ_K_COMPAT_FALLBACK  y: the lint's FWQ_COMPAT_FALLBACK=y build runs
 #                   on it; n: its headers lack the old interfaces that
 #                   src/compat/compat.h's fallbacks call (lint.sh)
+#   FWQ_K_SPARSE    y: lint's W=1 build must run sparse; n: no sparse of
+#                   the build roots parses its headers, the build is W=1
+#                   only (make check-compile runs sid's sparse on them)
 #   FWQ_K_BY_HAND   n: one of the kernels make check and CI run a pass
 #                   for (fwq_kernel_names); y: tested by hand only, when
 #                   named: make check KERNEL=NAME
@@ -88,6 +91,7 @@ fwq_kernel_load() {
 	FWQ_K_SOURCE=
 	FWQ_K_TOOLCHAIN=host
 	FWQ_K_COMPAT_FALLBACK=y
+	FWQ_K_SPARSE=y
 	FWQ_K_BY_HAND=n
 	# shellcheck source=scripts/kernels/6.1
 	. "$FWQ_TOP/scripts/kernels/$name"

@@ -6,7 +6,12 @@
 # "not ok lint.X" with the findings above it. Exit 1 if any check failed.
 #   checkpatch  checkpatch.pl --strict --no-tree on fwq's own .c/.h files
 #   build       a W=1 C=2 (sparse on every file) build in a scratch copy of
-#               the tree; any compiler or sparse warning fails. With
+#               the tree; any compiler or sparse warning fails, and so does
+#               a build whose kbuild dropped C=2 (its notice where it finds
+#               no usable sparse, which names no warning), unless the
+#               kernel's file says FWQ_K_SPARSE=n (7.3: the build roots'
+#               sparse cannot parse its headers), where the line says
+#               "W=1 only". With
 #               FWQ_LINT_BUILD_LOG set (make check sets it), the log of
 #               such a build of the tree itself, from clean, is read
 #               instead of building again
@@ -30,10 +35,10 @@ cd "$FWQ_TOP" || exit 2
 
 failed=0
 report() {
-	local name=$1 rc=$2 log=$3
+	local name=$1 rc=$2 log=$3 note=${4:-}
 
 	if [ "$rc" -eq 0 ]; then
-		echo "ok lint.$name"
+		echo "ok lint.$name${note:+ # $note}"
 	else
 		grep -v '^[[:space:]]*$' "$log" | sed 's/^/# /'
 		echo "not ok lint.$name"
@@ -95,7 +100,7 @@ lint_checkpatch() {
 # lint_build NAME [MAKE ARGS...]: the scratch-copy build, reported as
 # lint.NAME
 lint_build() {
-	local name=$1 kdir tmp log rc=0
+	local name=$1 kdir tmp log rc=0 sparse_note=
 
 	shift
 
@@ -111,12 +116,13 @@ lint_build() {
 	if [ "$name" = build_w1_sparse ] && [ -n "${FWQ_LINT_BUILD_LOG:-}" ]; then
 		if [ -f "$FWQ_LINT_BUILD_LOG" ]; then
 			grep -E 'warning:|error:|sparse:' "$FWQ_LINT_BUILD_LOG" >> "$log"
+			sparse_ran "$FWQ_LINT_BUILD_LOG" "$kdir" "$log"
 		else
 			echo "no build log $FWQ_LINT_BUILD_LOG" >> "$log"
 		fi
 		[ -s "$log" ] && rc=1
 		sed -i "s|$FWQ_TOP/||g" "$log"
-		report "$name" $rc "$log"
+		report "$name" $rc "$log" "$sparse_note"
 		rm -f "$log"
 		return
 	fi
@@ -132,13 +138,31 @@ lint_build() {
 		make -C "$kdir" M="$tmp" -j"$(nproc)" W=1 C=2 "$@" modules \
 		> "$tmp/build.log" 2>&1 || rc=1
 	grep -E 'warning:|error:|sparse:' "$tmp/build.log" >> "$log" && rc=1
+	[ "$name" != build_w1_sparse ] || sparse_ran "$tmp/build.log" "$kdir" "$log"
 	if [ $rc -ne 0 ] && [ ! -s "$log" ]; then
 		tail -n 30 "$tmp/build.log" > "$log"
 	fi
 	[ -s "$log" ] && rc=1
 	sed -i "s|$tmp/||g" "$log"
-	report "$name" $rc "$log"
+	report "$name" $rc "$log" "$sparse_note"
 	rm -rf "$tmp" "$log"
+}
+
+# sparse_ran BUILDLOG KDIR LOG: a finding in LOG if kbuild says in
+# BUILDLOG that it dropped C=2 (no usable sparse), unless KDIR's kernel
+# says FWQ_K_SPARSE=n, which sets sparse_note for the report line instead
+sparse_ran() {
+	local krel
+
+	sparse_note=
+	grep -qE 'sparse is not available|checker-valid\.sh: No such file' "$1" ||
+		return 0
+	if krel=$(fwq_krel_of "$2") && fwq_kernel_of_krel "$krel" &&
+	   [ "$FWQ_K_SPARSE" = n ]; then
+		sparse_note="W=1 only: no sparse parses $FWQ_K_NAME's headers here (scripts/kernels/$FWQ_K_NAME)"
+		return 0
+	fi
+	grep -E 'sparse is not available|checker-valid' "$1" | head -n 2 >> "$3"
 }
 
 # compat_range VERSION EXPECT [CFLAGS...]: run the probes as for a kernel
