@@ -12,12 +12,17 @@
 #   make bench-xfs [KERNEL=6.1] [XFS_ARGS=...]
 #       fsync load on an XFS disk in a guest: the stock module, then the
 #       shimmed one with xfs-cil on each flush and wake design
+#   make check-xfs [KERNEL=6.1] [CYCLES=20] [XFS_CHECK_ARGS=...]
+#       the correctness cycle of the shimmed xfs.ko, CYCLES cycles
+#   make check-xfs-short        the same, 3 cycles of 2 s of load
 
 XFS_KERNEL = $(if $(KERNEL),$(KERNEL),6.1)
 XFS_ARGS ?=
 LOOP_ARGS ?=
+CYCLES ?= 20
+XFS_CHECK_ARGS ?=
 
-.PHONY: xfs bench-xfs
+.PHONY: xfs bench-xfs check-xfs check-xfs-short
 
 ## XFS's xfs.ko of KERNEL (default 6.1): stock and on fwq (docs/xfs.md)
 xfs:
@@ -44,3 +49,13 @@ check-loop:
 	@KERNEL=$(XFS_KERNEL) $(FWQ_TOP)/scripts/deps.sh
 	+@$(MAKE) -s -C $(FWQ_TOP) modules KERNEL=$(XFS_KERNEL) FWQ_TESTS=n
 	@KERNEL=$(XFS_KERNEL) $(FWQ_TOP)/scripts/check-loop.sh $(LOOP_ARGS)
+
+## mount, fsync load, remount and verify, xfs_repair -n, rmmod: CYCLES times
+check-xfs:
+	@KERNEL=$(XFS_KERNEL) FWQ_DEPS_PKGS="xfsprogs libc6-dev" $(FWQ_TOP)/scripts/deps.sh
+	+@$(MAKE) -s -C $(FWQ_TOP) modules KERNEL=$(XFS_KERNEL) FWQ_TESTS=n
+	@KERNEL=$(XFS_KERNEL) $(FWQ_TOP)/scripts/check-xfs.sh --cycles $(CYCLES) $(XFS_CHECK_ARGS)
+
+## check-xfs, short: 3 cycles of 2 s of load (the CI candidate)
+check-xfs-short:
+	+@$(MAKE) -s -C $(FWQ_TOP) check-xfs CYCLES=3 XFS_CHECK_ARGS="--seconds 2 $(XFS_CHECK_ARGS)"
