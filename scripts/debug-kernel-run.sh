@@ -117,7 +117,7 @@ else
 	# without them, saying why.
 	if ! build; then
 		echo "debug-kernel-run: full module build failed; retrying without the test modules (FWQ_TESTS=n):" >&2
-		grep -E 'error|undefined' "$bdir/build.log" | head -n 5 >&2
+		grep -E 'error|undefined|\*\*\*' "$bdir/build.log" | head -n 5 >&2
 		build FWQ_TESTS=n ||
 			{ tail -n 30 "$bdir/build.log" >&2; die "module build failed"; }
 	fi

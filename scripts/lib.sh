@@ -398,12 +398,16 @@ fwq_lane_time() {
 # needs (the module sources, tracked or not, without ignored build
 # output), plus PATHs, to DIR, keeping the layout; a scratch M= tree that
 # leaves the checkout's own .ko files as they are.
+# The scripts are those the build runs: the shim's test module's Kbuild
+# calls scripts/shim-gen.sh, which sources lib.sh and calls kdir.sh.
 fwq_copy_sources() {
 	local dir=$1
 
 	shift
 	(cd "$FWQ_TOP" && git ls-files -co --exclude-standard -- Kbuild \
-		VERSION include src bench tests Kbuild.include "$@" |
+		VERSION include src bench tests Kbuild.include \
+		scripts/shim-gen.sh scripts/lib.sh scripts/kdir.sh \
+		scripts/kernels "$@" |
 		while IFS= read -r f; do
 			[ -f "$f" ] && printf '%s\n' "$f"
 		done | cpio -pdm --quiet "$dir")
