@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# icount.sh [--kernels LIST] [--reps N] [--out DIR]: guest instructions per
-# workqueue operation, fwq's designs against the kernel's own workqueue,
-# counted by a QEMU TCG plugin: a cost figure without timing noise (make
-# icount; docs/testing.md, "Instruction counts").
+# icount.sh [--kernels LIST] [--reps N] [--possible P] [--out DIR]: guest
+# instructions per workqueue operation, fwq's designs against the kernel's
+# own workqueue, counted by a QEMU TCG plugin: a cost figure without timing
+# noise (make icount; docs/testing.md, "Instruction counts").
 #
 # For each kernel (default "6.12 7.3"; names from scripts/kernels/): builds
 # the tree, boots scripts/plans/icount.plan under QEMU with the plugin of
@@ -16,6 +16,8 @@
 # qemu-plugin.h of the QEMU the guests run, taken from its Debian source
 # package (downloaded into the cache, never installed), and glib's headers
 # (libglib2.0-dev). DIR defaults to results/<timestamp>-icount/.
+# --possible P boots with possible_cpus=P (scripts/vm-run.sh), so the flush
+# walks see a large CPU space as the bench's p64 and p192 boots do.
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -23,17 +25,20 @@ cd "$FWQ_TOP" || exit 2
 
 kernels="6.12 7.3"
 reps=3
+possible=
 out=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=${2:-}; shift 2 || exit 2 ;;
 	--reps) reps=${2:-}; shift 2 || exit 2 ;;
+	--possible) possible=${2:-}; shift 2 || exit 2 ;;
 	--out) out=${2:-}; shift 2 || exit 2 ;;
-	-h|--help) sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_die 2 "unknown argument $1" ;;
 	esac
 done
 case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
+case "$possible" in *[!0-9]*|0) fwq_die 2 "--possible needs a positive number" ;; esac
 for k in $kernels; do
 	fwq_kernel_names --all | grep -qx -- "$k" ||
 		fwq_die 2 "--kernels: unknown kernel '$k'"
@@ -94,7 +99,7 @@ for k in $kernels; do
 	KERNEL=$k FWQ_QEMU_ARGS="-plugin $out/fwq-icount.so,out=$kout/icount.txt" \
 		"$FWQ_TOP/scripts/vm-run.sh" --preset small \
 		--plan "$FWQ_TOP/scripts/plans/icount.plan" --timeout 1200 \
-		--out "$kout/vm" --append "fwqt.icount_reps=$reps" >&2 ||
+		--out "$kout/vm" --append "fwqt.icount_reps=$reps${possible:+ possible_cpus=$possible}" >&2 ||
 		{ fwq_log "kernel $k: the guest run failed ($kout/vm)"; rc=1; continue; }
 	python3 "$FWQ_TOP/tools/icount/icount_report.py" "$kout/icount.txt" \
 		"$kout/vm/results.txt" > "$kout/report.md" ||
