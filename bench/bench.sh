@@ -18,7 +18,9 @@
 #   p192  possible_cpus=192: S4a, S4b, S4c, S5, S6
 # then the same boots on the 6.12 and 7.3 guests (--kernels, default
 # "6.1 6.12 7.3"; names from scripts/kernels/), with a shorter suite: S1 in
-# the cache scope, S4a, S4b, S5 and S6. Their boots are labelled
+# the cache scope, S2, S4a, S4b, S5 and S6, and S3 and S4c too on a kernel
+# whose scripts/kernels/ file sets FWQ_K_BENCH_FULL=y (7.3, today's
+# kernel: every scenario against its own workqueue). Their boots are labelled
 # BOOT:KERNEL, and their kwq is that kernel's own workqueue: 6.12's, the
 # pre-seed mainline design, against fwq's flush=each, and 7.3's, with the
 # coalesced flush walk, against fwq's flush=coalesce, in one boot (the
@@ -220,9 +222,10 @@ n() {
 }
 
 # suite BOOT [KERNEL]: the spec lines of one boot, variants interleaved per
-# rep. A kernel other than the default gets the shorter suite, and its
-# boot's label names it (BOOT:KERNEL; fwq_bench takes no @). No KERNEL
-# (--local: the running kernel): the full suite.
+# rep. A kernel other than the default gets S1 in the cache scope only, S3
+# and S4c only with FWQ_K_BENCH_FULL=y, and its boot's label names it
+# (BOOT:KERNEL; fwq_bench takes no @). No KERNEL (--local: the running
+# kernel): the full suite.
 suite() {
 	local boot=$1 k=${2:-} v scope type
 	local cpus="threads=0" scopes full=1 label=$1
@@ -233,7 +236,8 @@ suite() {
 	WAKE_VARIANTS=$(wake_variants | tr '\n' ' ')
 
 	if [ -n "$k" ] && [ "$k" != "$FWQ_KERNEL_DEFAULT" ]; then
-		full=0
+		full=$(fwq_kernel_load "$k" && [ "$FWQ_K_BENCH_FULL" = y ] &&
+			echo 1 || echo 0)
 		scopes=cache
 		label=$boot:$k
 	fi
@@ -248,11 +252,11 @@ suite() {
 				done
 			done
 			echo "scenario=s1 $cpus target=kwq items=$(n 20000) label=$boot"
-			[ $full = 1 ] || continue
 			for v in $WAKE_VARIANTS; do
 				echo "scenario=s2 $cpus scope=cache variant=$v batch=16 items=$(n 20000) label=$boot"
 			done
 			echo "scenario=s2 $cpus target=kwq batch=16 items=$(n 20000) label=$boot"
+			[ "$full" = 1 ] || continue
 			for v in $WAKE_VARIANTS; do
 				echo "scenario=s3 $cpus scope=cache variant=$v items=$(n 10000) label=$boot"
 			done
@@ -277,7 +281,7 @@ suite() {
 				echo "scenario=s4b type=$type threads=16 target=kwq items=$(n 200) label=$boot"
 			done
 			for type in percpu unbound; do
-				[ $full = 1 ] || continue
+				[ "$full" = 1 ] || continue
 				for v in $FLUSH_VARIANTS; do
 					echo "scenario=s4c type=$type threads=2 variant=$v items=$(n 200) label=$boot"
 				done
@@ -504,6 +508,10 @@ else
 		for r in $(seq 1 "$repeat"); do
 			out=$(run_dir "$r")
 			[ "$repeat" -gt 1 ] && fwq_log "suite run $r of $repeat, kernel $k: $out"
+			# fwq's copy of the kernel's design, for the report's
+			# fidelity rows
+			(fwq_kernel_load "$k" && [ -n "$FWQ_K_DESIGN" ] &&
+				echo "$k $FWQ_K_DESIGN" >> "$out/designs.txt") || :
 			for b in $boots; do
 				run_boot "$b" "$k"
 			done

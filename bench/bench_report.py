@@ -667,53 +667,150 @@ def claims(data):
     return "\n".join(out)
 
 
-def same_design(kern):
-    """The S4a row of fwq's copy of KERNEL's own flush: the walk of every
-    pwq before 6.13 (base: flush=each), the coalesced walk of commit
-    85f0d8e39aff from 6.13 on (flush=coalesce; an idle flush wakes no
-    worker, so the wake design does not enter)."""
+def load_designs(outdir):
+    """{kernel: fwq's copy of its design} from designs.txt, which bench.sh
+    writes from each kernel's FWQ_K_DESIGN (scripts/kernels/); {} without
+    it."""
+    out = {}
     try:
-        major, minor = (int(x) for x in kern.split(".")[:2])
+        with open(os.path.join(outdir, "designs.txt")) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2:
+                    out[parts[0]] = parts[1]
+    except OSError:
+        pass
+    return out
+
+
+def design_parts(design):
+    return dict(kv.split("=", 1) for kv in design.split(",") if "=" in kv)
+
+
+def design_name(design, axes):
+    """The variant name (vname) that runs a design's axes, the other axes
+    at the baseline's: for the enqueue scenarios (bench.sh's wake variants,
+    on the baseline's flush) axes = ("wake", "kicked_list"); for the flush
+    scenarios (the flush variants, on the baseline's wake) ("flush",)."""
+    cur, base = design_parts(design), design_parts(BASE)
+    diff = [f"{k}={cur[k]}" for k in ("wake", "kicked_list", "flush")
+            if k in axes and cur.get(k, base[k]) != base[k]]
+    return ",".join(diff) or "base"
+
+
+# The fidelity rows: (scenario, type, scope, metric, the design's axes that
+# the scenario's variants vary)
+FIDELITY_ROWS = [
+    ("s1", None, "cache", "items_per_sec", ("wake", "kicked_list")),
+    ("s1", None, "cache", "enq_p50_ns", ("wake", "kicked_list")),
+    ("s2", None, "cache", "items_per_sec", ("wake", "kicked_list")),
+    ("s4a", "percpu", None, "flushes_per_sec", ("flush",)),
+    ("s4a", "unbound", None, "flushes_per_sec", ("flush",)),
+    ("s5", None, None, "flush_p50_ns", ("flush",)),
+]
+
+
+def scen_name(scen, t=None):
+    """S4a percpu of ("s4a", "percpu")."""
+    return scen[:1].upper() + scen[1:] + (f" {t}" if t else "")
+
+
+def kernel_order(kern):
+    try:
+        return tuple(int(x) for x in kern.split("."))
     except ValueError:
-        return "base"
-    return "flush=coalesce" if (major, minor) >= (6, 13) else "base"
+        return (999,)
 
 
-def fidelity(data):
+def fidelity(data, designs):
     """fwq's copy of the design of every non-default kernel against that
-    kernel's own workqueue, S4a idle flush in the same boot."""
-    kerns = sorted({boot_kernel(k[0][0]) for k in data.groups} - {None})
+    kernel's own workqueue, in the same boot, with the paired bootstrap
+    interval of fwq/kwq."""
+    kerns = sorted({boot_kernel(k[0][0]) for k in data.groups} - {None}, key=kernel_order)
     out = []
     for kern in kerns:
-        ncpus = sorted({k[0][1] for k in data.groups
-                        if boot_kernel(k[0][0]) == kern and k[0][2] == "s4a"})
-        if not ncpus:
+        design = designs.get(kern)
+        if not design:
             continue
         if not out:
             out = ["## Fidelity: fwq's copy of each kernel's design against the kernel's own "
                    "workqueue", "",
-                   "S4a idle flush, the same boot, fwq with `counters=0`. On 6.12 kwq is the "
-                   "design the seed series starts from (one pwq per possible CPU for unbound "
-                   "workqueues, a flush walk that locks every pwq's pool), which fwq's "
-                   f"`{BASE}` re-implements; 7.3's walk coalesces the pool locks (commit "
-                   "85f0d8e39aff), fwq's `flush=coalesce`. fwq/kwq near 1.00x says the "
-                   "clone costs what the original does; `make icount` counts the "
-                   "instructions of both without timing noise.", "",
-                   "| kernel | possible CPUs | type | fwq design | fwq flushes/s | "
-                   "kwq flushes/s | fwq/kwq | fwq pwqs/flush | fwq lock cyc/flush |",
-                   "|---|---|---|---|---|---|---|---|---|"]
-        v = same_design(kern)
-        for n in ncpus:
-            for t in ("percpu", "unbound"):
-                e = pick(data, "s4a", "flushes_per_sec", v, t, ncpu=n, kern=kern)
-                k = pick(data, "s4a", "flushes_per_sec", "kwq", t, ncpu=n, kern=kern)
-                pv = pick(data, "s4a", "pwqs_visited_per_flush", v, t, ncpu=n, kern=kern)
-                lc = pick(data, "s4a", "lock_cycles_per_flush", v, t, ncpu=n, kern=kern)
-                if e is None and k is None:
+                   "Each row: fwq running the design of the kernel it is booted on "
+                   "(FWQ_K_DESIGN in scripts/kernels/) against that kernel's own workqueue, "
+                   "in the same boot; the ratio fwq/kwq of the medians' runs paired by "
+                   "repetition, with its 95% interval. The enqueue rows (S1, S2) run the "
+                   "design's wake and kicked-list axes, the flush rows (S4a, S5) its flush "
+                   f"axis, each on the baseline's other axes (`{BASE}`): an idle flush wakes "
+                   "no worker; S5's flush does, so on a kernel whose wake design is not the "
+                   "baseline's, its row is the flush walk's alone. S4a runs fwq with "
+                   "`counters=0`. fwq/kwq near 1.00x says the clone costs what the original "
+                   "does; `make icount` counts the instructions of both without timing "
+                   "noise.", "",
+                   "| kernel | possible CPUs | scenario | metric | fwq variant | fwq | kwq | "
+                   "fwq/kwq [95% CI] |",
+                   "|---|---|---|---|---|---|---|---|"]
+        for scen, t, sc, metric, axes in FIDELITY_ROWS:
+            vn = design_name(design, axes)
+            ncpus = sorted({k[0][1] for k in data.groups
+                            if boot_kernel(k[0][0]) == kern and k[0][2] == scen})
+            for n in ncpus:
+                vr = runs_for(data, scen, vn, t, sc, n, kern)
+                kr = runs_for(data, scen, "kwq", t, sc, n, kern)
+                if not vr or not kr:
                     continue
-                out.append(f"| {kern} | {n} | {t} | {v} | {fmt(e)} | {fmt(k)} | "
-                           f"{ratio(e, k)} | {fmt(pv)} | {fmt(lc)} |")
+                e, k = (stat([met(r, metric) for r in rs]) for rs in (vr, kr))
+                out.append(f"| {kern} | {n} | {scen_name(scen, t)} | {metric} | "
+                           f"{vn} | {fmt(e[0] if e else None)} | {fmt(k[0] if k else None)} | "
+                           f"{fmt_ci(ci_ratio(vr, kr, metric))} |")
     if out:
+        out.append("")
+    return "\n".join(out)
+
+
+def headline(data, designs):
+    """The seed's headline claims on each non-default kernel at its largest
+    possible-CPU count, against that kernel's own workqueue: B1 (S4a idle
+    flush), B2 (S4b sparse flush) and B4 (S5, the XFS CIL load), for
+    flush=active, flush=lockless and fwq's copy of the kernel's own flush."""
+    kerns = sorted({boot_kernel(k[0][0]) for k in data.groups} - {None}, key=kernel_order)
+    out = []
+    for kern in kerns:
+        big = max((k[0][1] for k in data.groups
+                   if boot_kernel(k[0][0]) == kern and k[0][2] in ("s4a", "s4b", "s5")),
+                  default=None)
+        if big is None:
+            continue
+        own = design_name(designs.get(kern, BASE), ("flush",))
+        rows = []
+        for claim, scen, types, metric, want in (
+                ("B1", "s4a", ("percpu", "unbound"), "flushes_per_sec", "up"),
+                ("B2", "s4b", ("percpu", "unbound"), "flushes_per_sec", "up"),
+                ("B4", "s5", (None,), "flush_p50_ns", "down")):
+            for t in types:
+                kr = runs_for(data, scen, "kwq", t, None, big, kern)
+                if not kr:
+                    continue
+                for vn in dict.fromkeys((own, "flush=active", "flush=lockless")):
+                    vr = runs_for(data, scen, vn, t, None, big, kern)
+                    if not vr:
+                        continue
+                    ci = ci_ratio(vr, kr, metric)
+                    e, k = (stat([met(r, metric) for r in rs]) for rs in (vr, kr))
+                    rows.append([claim, scen_name(scen, t),
+                                 f"{metric} {WANT[want]}", vn,
+                                 f"{fmt(k[0] if k else None)} -> {fmt(e[0] if e else None)}",
+                                 fmt_ci(ci), verdict(ci, "same" if vn == own else want)])
+        if not rows:
+            continue
+        out += [f"## Headline on {kern}: fwq's flush designs against the kernel's own "
+                f"workqueue at nr_cpu_ids={big}", "",
+                "What the seed series would buy on this kernel: each row's ratio is fwq's "
+                "variant over the kernel's own workqueue, runs paired by repetition in one "
+                "boot, with the 95% bootstrap interval; the verdict reads it in the "
+                "claimed direction (for fwq's copy of the kernel's own flush, "
+                f"`{own}`: no change).", ""]
+        out += render(["claim", "scenario", "metric (claimed)", "fwq variant",
+                       "kwq -> fwq", "fwq/kwq [95% CI]", "verdict"], rows)
         out.append("")
     return "\n".join(out)
 
@@ -1123,9 +1220,10 @@ def main():
     print(tab)
     made = plots(data, outdir)
     cl = claims(data)
-    fid = fidelity(data)
-    if fid:
-        cl += "\n\n" + fid
+    designs = load_designs(outdir)
+    for extra in (headline(data, designs), fidelity(data, designs)):
+        if extra:
+            cl += "\n\n" + extra
     print(cl)
     topo = OrderedDict()
     for r in runs:

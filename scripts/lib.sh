@@ -67,6 +67,13 @@ fwq_newest_headers() {
 #   FWQ_K_SPARSE    y: lint's W=1 build must run sparse; n: no sparse of
 #                   the build roots parses its headers, the build is W=1
 #                   only (make check-compile runs sid's sparse on them)
+#   FWQ_K_BENCH_FULL  y: make bench runs every scenario on it (S3 and S4c
+#                   too), not only the shorter suite of a kernel other
+#                   than the default (bench/bench.sh)
+#   FWQ_K_DESIGN    fwq's variant that re-implements this kernel's own
+#                   workqueue design (wake=,kicked_list=,flush=); empty:
+#                   none does. make bench's fidelity rows set it against
+#                   the kernel's own workqueue (bench/bench_report.py)
 #   FWQ_K_BY_HAND   n: one of the kernels make check and CI run a pass
 #                   for (fwq_kernel_names); y: tested by hand only, when
 #                   named: make check KERNEL=NAME
@@ -93,6 +100,8 @@ fwq_kernel_load() {
 	FWQ_K_COMPAT_FALLBACK=y
 	FWQ_K_SPARSE=y
 	FWQ_K_BY_HAND=n
+	FWQ_K_BENCH_FULL=n
+	FWQ_K_DESIGN=
 	# shellcheck source=scripts/kernels/6.1
 	. "$FWQ_TOP/scripts/kernels/$name"
 }
