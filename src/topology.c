@@ -23,8 +23,14 @@
  *   system       always
  *
  * A possible CPU that has never been online has empty sibling and core
- * masks; it then shares its cache pod with the CPUs of its NUMA node and
- * is its own SMT core. Pods are not recomputed on hotplug, as in mainline.
+ * masks, so it is its own SMT core. Its cache pod is CPU 0's, as in
+ * mainline: cpus_share_cache() compares the CPUs' sd_llc_id, and the
+ * scheduler sets that only on a CPU it has attached a domain to
+ * (update_top_cache_domain()); everywhere else it keeps its initial 0,
+ * the id of the LLC that holds CPU 0. On a VM with possible_cpus= the
+ * absent CPUs thus all join CPU 0's pod, and an unbound workqueue's
+ * per-CPU pwqs for them share one pool, as the kernel's own do. Pods are
+ * not recomputed on hotplug, as in mainline.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -94,15 +100,26 @@ static bool fwq_share_numa(int cpu0, int cpu1)
 	return cpu_to_node(cpu0) == cpu_to_node(cpu1);
 }
 
+/* the CPU whose LLC @cpu counts as in: CPU 0's for a never-online CPU */
+static int fwq_cache_cpu(int cpu)
+{
+	return cpumask_empty(topology_core_cpumask(cpu)) ? 0 : cpu;
+}
+
 static bool fwq_share_cache(int cpu0, int cpu1)
 {
-	const struct cpumask *m0 = topology_core_cpumask(cpu0);
-	const struct cpumask *m1 = topology_core_cpumask(cpu1);
+	const struct cpumask *m1;
 
 	if (fwq_llc_group && fwq_llc_group[cpu0] >= 0 &&
 	    fwq_llc_group[cpu1] >= 0)
 		return fwq_llc_group[cpu0] == fwq_llc_group[cpu1];
-	if (cpumask_empty(m0) || cpumask_empty(m1))
+	cpu0 = fwq_cache_cpu(cpu0);
+	cpu1 = fwq_cache_cpu(cpu1);
+	if (cpu0 == cpu1)
+		return true;
+	m1 = topology_core_cpumask(cpu1);
+	/* CPU 0 offline at load: its package is unknown */
+	if (cpumask_empty(m1) || cpumask_empty(topology_core_cpumask(cpu0)))
 		return fwq_share_numa(cpu0, cpu1);
 	return cpumask_test_cpu(cpu0, m1);
 }
