@@ -30,14 +30,8 @@
 
 #include "internal.h"
 
-/* on while dbg_kick_delay_us, dbg_force_cull, dbg_flush_skip_idle or dbg_cm_sb is */
-DECLARE_STATIC_KEY_FALSE(fwq_dbg_key);
+/* fwq_dbg_key and fwq_dbg_on() are in internal.h, for the wake batch */
 void fwq_dbg_knobs_changed(void);
-
-static __always_inline bool fwq_dbg_on(void)
-{
-	return static_branch_unlikely(&fwq_dbg_key);
-}
 
 extern unsigned int fwq_dbg_kick_delay_us;
 extern bool fwq_dbg_force_cull;

@@ -514,6 +514,14 @@ static __always_inline bool fwq_counters_on(void)
 	return static_branch_unlikely(&fwq_counters_key);
 }
 
+/* on while dbg_kick_delay_us, dbg_force_cull, dbg_flush_skip_idle or dbg_cm_sb is (dbg.h) */
+DECLARE_STATIC_KEY_FALSE(fwq_dbg_key);
+
+static __always_inline bool fwq_dbg_on(void)
+{
+	return static_branch_unlikely(&fwq_dbg_key);
+}
+
 static __always_inline void fwq_pool_depth_inc(void)
 {
 	if (fwq_counters_on())
@@ -810,12 +818,22 @@ static __always_inline void fwq_wake_batch_add(struct fwq_wake_batch *wb,
 /*
  * Issue @wb's wakeups after the pool lock is dropped, with preemption or
  * IRQs still off (__fwq_wake_batch_issue()); an empty batch, the case of
- * every kick under the lock, costs a test and no call.
+ * every kick under the lock, costs a test and no call. One wakeup that
+ * holds no task reference, with no observer counting and no debug knob
+ * on, is wake=pick's enqueue: it is issued here, inline, as 7.3's
+ * __queue_work() wakes the worker it picked.
  */
 static inline void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 {
-	if (wb->nr)
-		__fwq_wake_batch_issue(wb);
+	if (!wb->nr)
+		return;
+	if (wb->nr == 1 && !wb->ent[0].ref && !fwq_counters_on() &&
+	    !fwq_dbg_on()) {
+		wake_up_process(wb->ent[0].task);
+		wb->nr = 0;
+		return;
+	}
+	__fwq_wake_batch_issue(wb);
 }
 
 int fwq_wakeup_reg(void);
