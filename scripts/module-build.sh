@@ -1,11 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# module-build.sh [--stock-only] MODULE: build a module of the target
-# kernel's own source out of tree, twice: stock (the control) and with
-# fwq's shim (its workqueues on fwq), both stripped (--strip-debug), for
-# KERNEL (scripts/kernels/, default 6.1) with its toolchain
-# (scripts/toolchain.sh). MODULE is a recipe, scripts/modules/MODULE:
+# module-build.sh [--stock-only | --shim-only] [--fwq DIR] MODULE: build a
+# module of the target kernel's own source out of tree, twice: stock (the
+# control) and with fwq's shim (its workqueues on fwq), both stripped
+# (--strip-debug), for KERNEL (scripts/kernels/, default 6.1) with its
+# toolchain (scripts/toolchain.sh). --stock-only builds the control
+# alone, --shim-only the shimmed module alone (its imports are then
+# checked against Debian's own build of the module, as the control's
+# are). --fwq DIR: the fwq build the shim build takes its headers,
+# scripts/shim-gen.sh, src/fwq.ko and Module.symvers from (a copy of the
+# sources built on its own, as check-xfs.sh --own-build makes; default
+# the tree). MODULE is a recipe, scripts/modules/MODULE:
 #   FWQ_M_DESC        one line for humans
 #   FWQ_M_NAME        the module's name (NAME.ko)
 #   FWQ_M_DIR         its directory in the kernel source, e.g. fs/xfs
@@ -21,21 +27,24 @@
 #                     including the directory's Makefile
 #
 # The source is the kernel's source package (FWQ_K_SOURCE) of exactly the
-# version of the target's headers package, fetched with "apt-get
-# download" (never installed; another suite's apt source is derived from
-# the machine's own, fwq_apt in lib.sh) and only FWQ_M_DIR is extracted.
+# version of the target's headers package: its tarball in /usr/src where
+# that version is installed (debug-kernel.sh --deps-only installs it),
+# else fetched with "apt-get download" (never installed; another suite's
+# apt source is derived from the machine's own, fwq_apt in lib.sh); only
+# FWQ_M_DIR is extracted.
 # The module's own Makefile runs under a generated Kbuild wrapper that adds
 # the include paths an out-of-tree build lacks. The shim build adds
 # fwq's one Kbuild line (scripts/shim-gen.sh writes fwq_shim_core.h, the
 # core headers the module includes) and links against the tree's
-# Module.symvers (make modules first). Debian's own build of the module
+# Module.symvers (make modules first, or --fwq). Debian's own build of the module
 # and of FWQ_M_GUEST_DEPS, plus the virtio-blk stack a guest's disk
 # needs (vm-run.sh --disk), are unpacked from the kernel's image package.
 #
 # Everything is cached under $FWQ_CACHE/modules/SOURCE-VERSION/, the
-# builds by a hash of their inputs, so a second run builds nothing.
+# builds by a hash of their inputs' content (not of the checkout's path),
+# so a second run, or another clone of the same sources, builds nothing.
 # On success the last lines on stdout are shell assignments:
-#   FWQ_MB_STOCK=<the stock module>
+#   FWQ_MB_STOCK=<the stock module; empty with --shim-only>
 #   FWQ_MB_SHIM=<the shimmed module; empty with --stock-only>
 #   FWQ_MB_DEBIAN=<Debian's own build of the module>
 #   FWQ_MB_GUEST="<the guest's modules before it, in load order>"
@@ -46,15 +55,23 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 stock_only=0
+shim_only=0
+fwq=$FWQ_TOP
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--stock-only) stock_only=1; shift ;;
-	-h|--help) sed -n '4,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--shim-only) shim_only=1; shift ;;
+	--fwq)
+		[ -d "${2:-}" ] || fwq_die 2 "--fwq needs a directory"
+		fwq=$(cd "$2" && pwd); shift 2 ;;
+	-h|--help) sed -n '4,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) fwq_die 2 "unknown option $1" ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 1 ] || fwq_die 2 "usage: $0 [--stock-only] MODULE"
+[ $# -eq 1 ] || fwq_die 2 "usage: $0 [--stock-only | --shim-only] [--fwq DIR] MODULE"
+[ $((stock_only + shim_only)) -lt 2 ] ||
+	fwq_die 2 "--stock-only and --shim-only exclude each other"
 mod=$1
 case "$mod" in
 ''|*/*|.*) fwq_die 2 "bad module name '$mod'" ;;
@@ -109,15 +126,23 @@ fetch() {
 # The module's source: FWQ_M_DIR only, streamed out of the tarball.
 src=$base/src
 if [ ! -e "$src/.fwq-$mod" ]; then
-	deb=$(fetch "$src_pkg") || fwq_die 2 "apt-get download $src_pkg=$srcver failed"
-	fwq_log "extracting $FWQ_M_DIR from $src_pkg $srcver"
 	rm -rf "${src:?}/$FWQ_M_DIR"
 	mkdir -p "$src"
-	dpkg-deb --fsys-tarfile "$deb" |
-		tar -xO "./usr/src/$src_pkg.tar.xz" |
-		tar -xJ -C "$src" --strip-components=1 "$src_pkg/$FWQ_M_DIR" ||
-		fwq_die 2 "$FWQ_M_DIR missing from $src_pkg $srcver"
-	rm -f "$deb"
+	if [ -r "/usr/src/$src_pkg.tar.xz" ] &&
+	   [ "$(dpkg-query -W -f '${Version}' "$src_pkg" 2> /dev/null)" = "$srcver" ]; then
+		fwq_log "extracting $FWQ_M_DIR from the installed $src_pkg $srcver"
+		tar -xJ -f "/usr/src/$src_pkg.tar.xz" -C "$src" --strip-components=1 \
+			"$src_pkg/$FWQ_M_DIR" ||
+			fwq_die 2 "$FWQ_M_DIR missing from $src_pkg $srcver"
+	else
+		deb=$(fetch "$src_pkg") || fwq_die 2 "apt-get download $src_pkg=$srcver failed"
+		fwq_log "extracting $FWQ_M_DIR from $src_pkg $srcver"
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -xO "./usr/src/$src_pkg.tar.xz" |
+			tar -xJ -C "$src" --strip-components=1 "$src_pkg/$FWQ_M_DIR" ||
+			fwq_die 2 "$FWQ_M_DIR missing from $src_pkg $srcver"
+		rm -f "$deb"
+	fi
 	touch "$src/.fwq-$mod"
 fi
 
@@ -167,15 +192,18 @@ build() {
 	for i in $FWQ_M_INCLUDES; do
 		inc+=" -I\$(src)/$i"
 	done
+	# the content, not where it is: two clones of the same sources share
+	# a build (the Kbuild wrapper names the first one's path, which
+	# nothing reads once it is built)
 	key=$( {
-		echo "1 $FWQ_TOP $kdir $krel $srcver $FWQ_M_DIR $inc $line $*"
+		echo "2 $kdir $krel $srcver $FWQ_M_DIR $inc $line $*"
 		[ -z "$FWQ_M_FILES" ] || echo "files $FWQ_M_FILES"
 		for a in "$@"; do
 			case "$a" in
 			KBUILD_EXTRA_SYMBOLS=*) cat "${a#*=}" ;;
 			esac
 		done
-		[ "$kind" = stock ] || cat "$FWQ_TOP"/include/fwq/*.h "$FWQ_TOP/scripts/shim-gen.sh"
+		[ "$kind" = stock ] || cat "$fwq"/include/fwq/*.h "$fwq/scripts/shim-gen.sh"
 	} | sha256sum | cut -c1-12)
 	dir=$base/build/$mod-$kind-$key
 	ko=$dir/$FWQ_M_NAME.ko
@@ -206,13 +234,13 @@ build() {
 		fi
 		echo "ccflags-y += $inc"
 		if [ -n "$line" ]; then
-			echo "FWQ_TOP := $FWQ_TOP"
+			echo "FWQ_TOP := $fwq"
 			echo "OUT_DIR := \$(src)/shim"
 			echo "$line"
 		fi
 	} > "$dir/Kbuild"
 	if [ "$kind" != stock ]; then
-		"$FWQ_TOP/scripts/shim-gen.sh" "$dir" "$dir/shim" >&2 ||
+		"$fwq/scripts/shim-gen.sh" "$dir" "$dir/shim" >&2 ||
 			fwq_die 1 "shim-gen.sh failed for $dir"
 	fi
 	fwq_log "building $kind $FWQ_M_NAME.ko ($src_pkg $srcver) in $dir"
@@ -230,41 +258,46 @@ build() {
 	printf '%s\n' "$ko"
 }
 
-stock=$(build stock "")
+stock=
+[ $shim_only -eq 1 ] || stock=$(build stock "")
 shim=
 if [ $stock_only -eq 0 ]; then
-	symvers=$FWQ_TOP/Module.symvers
-	if [ ! -x "$FWQ_TOP/scripts/shim-gen.sh" ] || [ ! -r "$FWQ_TOP/include/fwq/shim.h" ]; then
-		fwq_die 2 "no shim in this tree (scripts/shim-gen.sh, include/fwq/shim.h): --stock-only"
+	symvers=$fwq/Module.symvers
+	if [ ! -x "$fwq/scripts/shim-gen.sh" ] || [ ! -r "$fwq/include/fwq/shim.h" ]; then
+		fwq_die 2 "no shim in $fwq (scripts/shim-gen.sh, include/fwq/shim.h): --stock-only"
 	fi
-	if [ ! -r "$FWQ_TOP/src/fwq.ko" ] || [ ! -r "$symvers" ]; then
-		fwq_die 2 "no fwq.ko built: make modules KERNEL=$FWQ_K_NAME first"
+	if [ ! -r "$fwq/src/fwq.ko" ] || [ ! -r "$symvers" ]; then
+		fwq_die 2 "no fwq.ko built in $fwq: make modules KERNEL=$FWQ_K_NAME first"
 	fi
-	vm=$(modinfo -F vermagic "$FWQ_TOP/src/fwq.ko" | awk '{ print $1 }')
-	[ "$vm" = "$krel" ] || fwq_die 2 "src/fwq.ko is built for $vm, not $krel: make modules KERNEL=$FWQ_K_NAME"
+	vm=$(modinfo -F vermagic "$fwq/src/fwq.ko" | awk '{ print $1 }')
+	[ "$vm" = "$krel" ] || fwq_die 2 "$fwq/src/fwq.ko is built for $vm, not $krel: make modules KERNEL=$FWQ_K_NAME"
 	# shellcheck disable=SC2016 # make expands these
 	shim=$(build shim 'ccflags-y += -I$(FWQ_TOP)/include -I$(OUT_DIR) -include fwq/shim.h' \
 		KBUILD_EXTRA_SYMBOLS="$symvers")
 fi
 
 # The imports. The stock build must import what Debian's build does, with
-# the same CRCs; the shimmed one may add fwq_* only, and its kernel
-# workqueue imports (those a core header's inline code calls, which stay
-# on the kernel's workqueue) are listed.
+# the same CRCs; the shimmed one may add fwq_* only to those (the stock
+# build's, or with --shim-only Debian's, which the stock build matches),
+# and its kernel workqueue imports (those a core header's inline code
+# calls, which stay on the kernel's workqueue) are listed.
 dumpv() {
 	modprobe --dump-modversions "$1" | sort -k2
 }
-if [ "$(nm -u "$stock")" != "$(nm -u "$dmods/$FWQ_M_NAME.ko")" ] ||
-   [ "$(dumpv "$stock")" != "$(dumpv "$dmods/$FWQ_M_NAME.ko")" ]; then
-	diff <(nm -u "$stock") <(nm -u "$dmods/$FWQ_M_NAME.ko") >&2 || :
-	fwq_die 1 "the stock $FWQ_M_NAME.ko's imports differ from Debian's ($stock)"
+if [ -n "$stock" ]; then
+	if [ "$(nm -u "$stock")" != "$(nm -u "$dmods/$FWQ_M_NAME.ko")" ] ||
+	   [ "$(dumpv "$stock")" != "$(dumpv "$dmods/$FWQ_M_NAME.ko")" ]; then
+		diff <(nm -u "$stock") <(nm -u "$dmods/$FWQ_M_NAME.ko") >&2 || :
+		fwq_die 1 "the stock $FWQ_M_NAME.ko's imports differ from Debian's ($stock)"
+	fi
+	fwq_log "stock $FWQ_M_NAME.ko: the $(nm -u "$stock" | wc -l) imports and their CRCs of Debian's own $krel build"
 fi
-fwq_log "stock $FWQ_M_NAME.ko: the $(nm -u "$stock" | wc -l) imports and their CRCs of Debian's own $krel build"
 if [ -n "$shim" ]; then
+	control=${stock:-$dmods/$FWQ_M_NAME.ko}
 	fwqs=$(nm -u "$shim" | awk '$2 ~ /^fwq_/ { print $2 }' | wc -l)
-	other=$(comm -13 <(nm -u "$stock" | awk '{ print $2 }' | sort) \
+	other=$(comm -13 <(nm -u "$control" | awk '{ print $2 }' | sort) \
 		<(nm -u "$shim" | awk '$2 !~ /^fwq_/ { print $2 }' | sort) | tr '\n' ' ')
-	[ -z "$other" ] || fwq_die 1 "the shimmed $FWQ_M_NAME.ko imports what the stock one does not: $other"
+	[ -z "$other" ] || fwq_die 1 "the shimmed $FWQ_M_NAME.ko imports what $control does not: $other"
 	kwq=$(nm -u "$shim" | awk '{ print $2 }' | grep -E \
 		'^(__)?(alloc_workqueue|destroy_workqueue|(queue|mod|cancel|flush)_[a-z_]*work[a-z_]*|system_[a-z_]*wq|workqueue_[a-z_]*|drain_workqueue|delayed_work_timer_fn|__flush_workqueue)$' |
 		tr '\n' ' ') || kwq=
