@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check-xfs.sh [--cycles N] [--threads T] [--seconds S] [--onoff MS]
-#              [--corrupt K] [--timeout S] [--out DIR]
+#              [--corrupt K] [--timeout S] [--stall S] [--preset P]
+#              [--out DIR] [--own-build] [--prepare-only]
 #
 # make check-xfs: the correctness cycle of the shimmed xfs.ko of KERNEL
 # (default 6.1) in a guest (scripts/plans/xfs-cycle.plan): N cycles
@@ -15,10 +16,24 @@
 # the load program and a copy of the host's xfs_repair with its libraries.
 # After the guest, xfs_repair -n runs once more here, on the image.
 # --corrupt K overwrites one byte of a load file in cycle K: the check
-# must then fail (it shows the check can).
+# must then fail (it shows the check can). --timeout S: the guest's hard
+# limit (default 240 + N * (S + 150) s); --stall S: vm-run.sh's limit on
+# a silent guest (default 180 s); --preset P: the guest's vm-run.sh
+# preset (default timing; small has 4 vCPUs and lets idle ones halt).
+# The shimmed xfs.ko is built alone (module-build.sh --shim-only; the
+# cycle needs no stock control) against the tree's src/fwq.ko and
+# Module.symvers (make modules first), or with --own-build against a copy
+# of the sources built on its own in .cache/xfs-build/KERNEL (so that a
+# make clean or a build for another kernel in the tree cannot meet it:
+# .ci/run builds it in the background during make check). Both builds
+# are cached by content. --prepare-only stops after the builds.
 #
 # Writes OUT (default results/check-xfs-<timestamp>/): results.jsonl (one
-# line per cycle), the guest's vm-run directory (guest/) and repair.txt.
+# line per cycle), the guest's vm-run directory (guest/), repair.txt and
+# tests.txt, the test lines make check's lanes count: the guest's (each
+# step of each cycle), "guest" (vm-run.sh's verdict), one per cycle
+# ("cycleN": every step ok and every byte the load wrote verified) and
+# "host_repair".
 # Exit 0 when every step of every cycle passed and the final repair was
 # clean, 1 otherwise, 2 on a setup error.
 set -eu
@@ -31,7 +46,11 @@ secs=3
 onoff=200
 corrupt=0
 timeout=0
+stall=${FWQ_VM_STALL:-180}
+preset=timing
 out=
+own=0
+prepare=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cycles) cycles=${2:-}; shift 2 ;;
@@ -40,12 +59,16 @@ while [ $# -gt 0 ]; do
 	--onoff) onoff=${2:-}; shift 2 ;;
 	--corrupt) corrupt=${2:-}; shift 2 ;;
 	--timeout) timeout=${2:-}; shift 2 ;;
+	--stall) stall=${2:-}; shift 2 ;;
+	--preset) preset=${2:-}; shift 2 ;;
 	--out) out=${2:-}; shift 2 ;;
-	-h|--help) sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--own-build) own=1; shift ;;
+	--prepare-only) prepare=1; shift ;;
+	-h|--help) sed -n '4,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_die 2 "unknown argument $1 (--help)" ;;
 	esac
 done
-for v in "$cycles" "$threads" "$secs" "$onoff" "$corrupt" "$timeout"; do
+for v in "$cycles" "$threads" "$secs" "$onoff" "$corrupt" "$timeout" "$stall"; do
 	case "$v" in
 	''|*[!0-9]*) fwq_die 2 "not a whole number: '$v'" ;;
 	esac
@@ -53,17 +76,54 @@ done
 if [ "$cycles" -lt 1 ] || [ "$threads" -lt 1 ] || [ "$secs" -lt 1 ]; then
 	fwq_die 2 "--cycles, --threads and --seconds must be at least 1"
 fi
+case "$preset" in
+''|*[!a-z]*) fwq_die 2 "bad --preset '$preset'" ;;
+esac
+[ -r "$FWQ_TOP/scripts/presets/$preset" ] || fwq_die 2 "no preset scripts/presets/$preset"
 for t in mkfs.xfs xfs_repair ldd; do
 	command -v "$t" > /dev/null || fwq_die 2 "no $t (scripts/deps.sh with FWQ_DEPS_PKGS=xfsprogs)"
 done
 
 start=$(fwq_now)
-mb=$("$FWQ_TOP/scripts/module-build.sh" xfs | tail -n 5) ||
+fwqdir=$FWQ_TOP
+if [ $own -eq 1 ]; then
+	fwq_kernel_load || fwq_die 2 "unknown KERNEL '${KERNEL:-}' (scripts/kernels/)"
+	krel=$(fwq_kernel_krel) || fwq_die 2 "kernel $FWQ_K_NAME: no ABI yet (scripts/deps.sh)"
+	kdir=$(fwq_headers_dir "$krel") || fwq_die 2 "no headers for $krel (scripts/deps.sh)"
+	# fwq's sources copied and built on their own (FWQ_TESTS=n), again
+	# only when they or the kernel changed; one build at a time
+	fwqdir=$FWQ_TOP/.cache/xfs-build/$FWQ_K_NAME
+	mkdir -p "$FWQ_TOP/.cache/xfs-build" || fwq_die 2 "cannot create $fwqdir"
+	exec 9> "$fwqdir.lock"
+	flock 9
+	rm -rf "$fwqdir.src"
+	mkdir -p "$fwqdir.src"
+	fwq_copy_sources "$fwqdir.src" || fwq_die 2 "copying the sources failed"
+	srcid=$( { echo "$kdir $krel"; cd "$fwqdir.src" && find . -type f | sort | xargs sha256sum; } |
+		sha256sum | cut -c1-16)
+	if [ "$(cat "$fwqdir/.fwq-srcid" 2> /dev/null)" = "$srcid" ]; then
+		rm -rf "$fwqdir.src"
+	else
+		rm -rf "$fwqdir"
+		mv "$fwqdir.src" "$fwqdir"
+		fwq_log "building fwq for $krel in $fwqdir"
+		"$FWQ_TOP/scripts/toolchain.sh" "$kdir" -- \
+			nice -n 10 make -C "$kdir" M="$fwqdir" -j"$(nproc)" FWQ_TESTS=n modules \
+			> "$fwqdir/build.log" 2>&1 ||
+			{ tail -n 30 "$fwqdir/build.log" >&2; fwq_die 2 "fwq build failed ($fwqdir/build.log)"; }
+		echo "$srcid" > "$fwqdir/.fwq-srcid"
+	fi
+fi
+mb=$("$FWQ_TOP/scripts/module-build.sh" --shim-only --fwq "$fwqdir" xfs | tail -n 5) ||
 	fwq_die 2 "module-build.sh xfs failed"
 FWQ_MB_SHIM='' FWQ_MB_GUEST=''
 eval "$mb"
 [ -n "$FWQ_MB_SHIM" ] || fwq_die 2 "no shimmed xfs.ko"
 built=$(fwq_elapsed "$start")
+if [ $prepare -eq 1 ]; then
+	fwq_log "check-xfs: prepared in ${built} s ($FWQ_MB_SHIM)"
+	exit 0
+fi
 
 out=${out:-$FWQ_TOP/results/check-xfs-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
@@ -79,7 +139,7 @@ for m in $FWQ_MB_GUEST; do
 	cp "$m" "$tmp/mods/$n-$(basename "$m")"
 	n=$((n + 1))
 done
-cp "$FWQ_TOP/src/fwq.ko" "$tmp/mods/fwq.ko"
+cp "$fwqdir/src/fwq.ko" "$tmp/mods/fwq.ko"
 cp "$FWQ_MB_SHIM" "$tmp/mods/xfs-shim.ko"
 
 # the load program, static; xfs_repair with the libraries ldd names and
@@ -104,11 +164,13 @@ if [ "$timeout" -eq 0 ]; then
 	timeout=$((240 + cycles * (secs + 150)))
 fi
 rc=0
-FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --preset timing \
+vm_rc=0
+FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --preset "$preset" \
 	--plan xfs-cycle --modules "$tmp/mods" --disk "$tmp/xfs.img" \
-	--timeout "$timeout" --out "$out/guest" \
+	--timeout "$timeout" --stall "$stall" --out "$out/guest" \
 	--append "xfsc.cycles=$cycles xfsc.threads=$threads xfsc.secs=$secs xfsc.onoff=$onoff xfsc.corrupt=$corrupt" ||
-	rc=1
+	vm_rc=$?
+[ "$vm_rc" -eq 0 ] || rc=1
 guest=$(fwq_elapsed "$start")
 tr -d '\r' < "$out/guest/results.txt" 2>/dev/null | grep '^{"cycle"' > "$out/results.jsonl" || :
 
@@ -120,23 +182,42 @@ else
 	rc=1
 fi
 
-python3 - "$out/results.jsonl" "$cycles" <<'PY' || rc=1
+{
+	cat "$out/guest/tests.txt" 2> /dev/null
+	if [ "$vm_rc" -eq 0 ]; then
+		echo "ok guest"
+	else
+		echo "not ok guest # vm-run.sh exit $vm_rc ($out/guest/summary.txt)"
+	fi
+} > "$out/tests.txt"
+python3 - "$out/results.jsonl" "$cycles" "$out/tests.txt" "$repair_rc" <<'PY' || rc=1
 import json, sys
 
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 want = int(sys.argv[2])
+tests = open(sys.argv[3], "a")
 bad = 0
+seen = set()
 for r in rows:
     ld, vf = r.get("load") or {}, r.get("verify") or {}
     rcs = [r[k] for k in ("write_rc", "verify_rc", "repair_rc", "unload_rc")]
     ok = not any(rcs) and vf.get("bad") == 0 and \
         vf.get("verified_bytes") == ld.get("fsyncs", -1) * 4096 > 0
     bad += not ok
+    seen.add(r["cycle"])
+    why = "" if ok else " # rc write/verify/repair/unload " + \
+        "/".join(map(str, rcs)) + f", {vf.get('bad')} bad blocks"
+    tests.write(f"{'ok' if ok else 'not ok'} cycle{r['cycle']}{why}\n")
     print(f"cycle {r['cycle']:3} {r['design'].split('flush=')[-1]:10} "
           f"{'ok' if ok else 'NOT OK'}: {ld.get('fsyncs', 0)} fsyncs, "
           f"{vf.get('verified_bytes', 0)} bytes verified, "
           f"{r['hotplug_ops']} hotplug ops ({r['hotplug_refused']} refused), "
           f"rc write/verify/repair/unload {'/'.join(map(str, rcs))}")
+for c in range(1, want + 1):
+    if c not in seen:
+        tests.write(f"not ok cycle{c} # not reported (guest/)\n")
+tests.write("ok host_repair\n" if sys.argv[4] == "0" else
+            f"not ok host_repair # xfs_repair -n rc {sys.argv[4]} (repair.txt)\n")
 print(f"{len(rows)} of {want} cycles reported, {bad} not ok")
 sys.exit(1 if bad or len(rows) != want else 0)
 PY
