@@ -14,7 +14,8 @@
 #       shimmed one with xfs-cil on each flush and wake design
 #   make check-xfs [KERNEL=6.1] [CYCLES=20] [XFS_CHECK_ARGS=...]
 #       the correctness cycle of the shimmed xfs.ko, CYCLES cycles
-#   make check-xfs-short        the same, 3 cycles of 2 s of load
+#   make check-xfs-short        the same, 3 cycles of 2 s of load (CI runs
+#       them on the small preset: make check-debug's xfs_cycle lane)
 
 XFS_KERNEL = $(if $(KERNEL),$(KERNEL),6.1)
 XFS_ARGS ?=
@@ -56,6 +57,6 @@ check-xfs:
 	+@$(MAKE) -s -C $(FWQ_TOP) modules KERNEL=$(XFS_KERNEL) FWQ_TESTS=n
 	@KERNEL=$(XFS_KERNEL) $(FWQ_TOP)/scripts/check-xfs.sh --cycles $(CYCLES) $(XFS_CHECK_ARGS)
 
-## check-xfs, short: 3 cycles of 2 s of load (the CI candidate)
+## check-xfs, short: 3 cycles of 2 s of load (CI: check-debug's xfs_cycle)
 check-xfs-short:
 	+@$(MAKE) -s -C $(FWQ_TOP) check-xfs CYCLES=3 XFS_CHECK_ARGS="--seconds 2 $(XFS_CHECK_ARGS)"
