@@ -194,13 +194,18 @@ build() {
 	done
 	# the content, not where it is: two clones of the same sources share
 	# a build (the Kbuild wrapper names the first one's path, which
-	# nothing reads once it is built)
+	# nothing reads once it is built). Of a Module.symvers, each
+	# symbol's CRC, name, module (not its directory) and export.
 	key=$( {
-		echo "2 $kdir $krel $srcver $FWQ_M_DIR $inc $line $*"
+		echo "3 $kdir $krel $srcver $FWQ_M_DIR $inc $line"
 		[ -z "$FWQ_M_FILES" ] || echo "files $FWQ_M_FILES"
 		for a in "$@"; do
 			case "$a" in
-			KBUILD_EXTRA_SYMBOLS=*) cat "${a#*=}" ;;
+			KBUILD_EXTRA_SYMBOLS=*)
+				echo KBUILD_EXTRA_SYMBOLS
+				awk -F '\t' '{ n = split($3, p, "/"); print $1, $2, p[n], $4, $5 }' "${a#*=}"
+				;;
+			*) echo "$a" ;;
 			esac
 		done
 		[ "$kind" = stock ] || cat "$fwq"/include/fwq/*.h "$fwq/scripts/shim-gen.sh"
