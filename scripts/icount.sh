@@ -10,8 +10,8 @@
 # the tree, boots scripts/plans/icount.plan under QEMU with the plugin of
 # tools/icount/ loaded, and writes DIR/KERNEL/report.md
 # (tools/icount/icount_report.py): instructions per idle flush (percpu and
-# unbound workqueues) and per enqueue, the ratio to kwq, and for the fwq
-# design that equals a kernel's (flush=each: 6.12; mainline: 7.3) the
+# unbound workqueues) and per enqueue, the ratio to kwq, and for fwq's copy
+# of the booted kernel's design (FWQ_K_DESIGN in scripts/kernels/) the
 # functions where it and kwq spend them. The plugin is built against
 # qemu-plugin.h of the QEMU the guests run, taken from its Debian source
 # package (downloaded into the cache, never installed), and glib's headers
@@ -88,6 +88,28 @@ gcc -O2 -Wall -Wextra -Werror -shared -fPIC -I"$inc" \
 	"$FWQ_TOP/tools/icount/fwq-icount.c" ||
 	fwq_die 2 "building the plugin failed"
 
+# The phases' variants, from the kernels' files and the registry: kwq;
+# fwq's copy of each kernel's design (FWQ_K_DESIGN, scripts/kernels/); and
+# fwq's default variant, mainline, with each flush design no kernel's
+# copy has (the flush phases) and each wake design no copy has, with the
+# kicked list it was posted with (the queue phase).
+designs=$(for k in $(fwq_kernel_names); do
+	(fwq_kernel_load "$k" && [ -n "$FWQ_K_DESIGN" ] && echo "$FWQ_K_DESIGN")
+done | awk '!seen[$0]++')
+ic_flush=kwq
+ic_queue=kwq
+for d in $designs; do
+	ic_flush+=";$d"
+	ic_queue+=";$d"
+done
+for f in $(fwq_registry flush); do
+	grep -q "flush=$f\$" <<< "$designs" || ic_flush+=";mainline,flush=$f"
+done
+while read -r w kl; do
+	grep -q "wake=$w," <<< "$designs" ||
+		ic_queue+=";mainline,wake=$w,kicked_list=$kl"
+done < <(fwq_registry pairs)
+
 rc=0
 for k in $kernels; do
 	kout=$out/$k
@@ -99,10 +121,11 @@ for k in $kernels; do
 	KERNEL=$k FWQ_QEMU_ARGS="-plugin $out/fwq-icount.so,out=$kout/icount.txt" \
 		"$FWQ_TOP/scripts/vm-run.sh" --preset small \
 		--plan "$FWQ_TOP/scripts/plans/icount.plan" --timeout 1200 \
-		--out "$kout/vm" --append "fwqt.icount_reps=$reps${possible:+ possible_cpus=$possible}" >&2 ||
+		--out "$kout/vm" --append "fwqt.icount_reps=$reps fwqt.icount_flush=$ic_flush fwqt.icount_queue=$ic_queue${possible:+ possible_cpus=$possible}" >&2 ||
 		{ fwq_log "kernel $k: the guest run failed ($kout/vm)"; rc=1; continue; }
-	python3 "$FWQ_TOP/tools/icount/icount_report.py" "$kout/icount.txt" \
-		"$kout/vm/results.txt" > "$kout/report.md" ||
+	own=$(fwq_kernel_load "$k" && echo "$FWQ_K_DESIGN")
+	python3 "$FWQ_TOP/tools/icount/icount_report.py" ${own:+--equal "$own"} \
+		"$kout/icount.txt" "$kout/vm/results.txt" > "$kout/report.md" ||
 		{ fwq_log "kernel $k: no report"; rc=1; continue; }
 	echo "## kernel $k"
 	grep -A8 '^## ' "$kout/report.md" | grep -v '^Where' || true

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""icount_report.py ICOUNT.TXT RESULTS.TXT [--top N]: the report of make
+"""icount_report.py [--equal VARIANT] [--top N] ICOUNT.TXT RESULTS.TXT: the
+report of make
 icount (scripts/icount.sh). Pairs the plugin's phases (tools/icount/
 fwq-icount.c) with the guest's "icount phase ..." lines in order, turns
 the blocks' addresses into functions with the guest's own kallsyms (in
 RESULTS.TXT), and prints guest instructions per operation: one table per
 operation and workqueue type (median over the repetitions, the ratio to
-the kernel's own workqueue), then for each fwq design that equals a
-kernel's (flush=each: 6.12's; mainline: 7.3's) the functions where it and
-kwq spend their instructions."""
+the kernel's own workqueue), then for the fwq variant that copies the
+booted kernel's design (--equal, from FWQ_K_DESIGN in scripts/kernels/)
+the functions where it and kwq spend their instructions."""
 import base64
 import bisect
 import gzip
@@ -16,8 +17,6 @@ import re
 import statistics
 import sys
 from collections import OrderedDict, defaultdict
-
-EQUAL = ("wake=locked,kicked_list=off,flush=each", "mainline")
 
 
 def read_icount(path):
@@ -68,9 +67,14 @@ def symbolize(addr, addrs, syms):
 
 def main(argv):
     top = 12
+    equal = []
     if "--top" in argv:
         i = argv.index("--top")
         top = int(argv[i + 1])
+        del argv[i:i + 2]
+    if "--equal" in argv:
+        i = argv.index("--equal")
+        equal = [argv[i + 1]]
         del argv[i:i + 2]
     if len(argv) != 3:
         print(__doc__.split("\n")[0], file=sys.stderr)
@@ -112,7 +116,7 @@ def main(argv):
             ratio = f"{m / k:.2f}x" if k else "-"
             print(f"| {v} | {m:.0f} [{min(r):.0f}-{max(r):.0f}] | {ratio} |")
         print()
-        for v in EQUAL:
+        for v in equal:
             if (op, typ, v) not in runs or not k:
                 continue
             a, b = funcs[(op, typ, v)], funcs[(op, typ, "kwq")]
