@@ -125,14 +125,16 @@ dkms-uninstall:
 deb:
 	@$(FWQ_TOP)/scripts/deb.sh build
 
-# The package's journey on a booted Debian 12 guest (scripts/check-distro.sh);
-# not a make check lane. DISTRO_OUT=DIR: the results there, and the chroot
-# steps that check-distro.sh --prepare-only ran there before are not run
-# again (.ci/run).
+# The package's journey on a booted Debian guest (scripts/check-distro.sh);
+# not a make check lane. DISTRO=12 (default), 13 or all: which Debian.
+# DISTRO_OUT=DIR: the results there, and the chroot steps that
+# check-distro.sh --prepare-only ran there before are not run again
+# (.ci/run).
 .PHONY: check-distro
-## the fwq-dkms package in a booted Debian 12 guest (6.1, then 6.12); DISTRO_OUT=DIR
+## the fwq-dkms package on booted Debian: DISTRO=12 (default), 13 or all; DISTRO_OUT=DIR
 check-distro:
-	@$(FWQ_TOP)/scripts/check-distro.sh $(if $(DISTRO_OUT),--out "$(DISTRO_OUT)")
+	@$(FWQ_TOP)/scripts/check-distro.sh $(if $(DISTRO),--distro "$(DISTRO)") \
+		$(if $(DISTRO_OUT),--out "$(DISTRO_OUT)")
 
 # One VM run: make vm PRESET=wide PLAN=selftest
 ## one VM run: PRESET=small|wide|timing PLAN=name TIMEOUT=s APPEND=...
