@@ -17,8 +17,10 @@
 # Writes OUT (default results/bench-xfs-<timestamp>/): results.jsonl, one
 # line per run (possible_cpus added), table.md (medians per design, the
 # min..max over the rounds, ratios to the stock module of the same boot)
-# and one vm-run directory per boot (pP/). TCG timing is noisy: read the
-# ratios within one boot, never a time across boots.
+# and one vm-run directory per boot (pP/); under it, per design, the p50
+# and p99 latency over stock's of the same round, paired, with bootstrap
+# 95% intervals. TCG timing is noisy: read the ratios within one boot,
+# never a time across boots.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
 	--possible) possible=${2:-}; shift 2 ;;
 	--timeout) timeout=${2:-}; shift 2 ;;
 	--out) out=${2:-}; shift 2 ;;
-	-h|--help) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_die 2 "unknown argument $1 (--help)" ;;
 	esac
 done
@@ -102,8 +104,11 @@ for p in $possible; do
 done
 rm -f "$tmp/disk.img"
 
-python3 - "$out/results.jsonl" > "$out/table.md" <<'EOF'
+python3 - "$out/results.jsonl" "$FWQ_TOP/bench" > "$out/table.md" <<'EOF'
 import json, statistics, sys
+
+sys.path.insert(0, sys.argv[2])
+from bench_report import boot_ci, fmt_ci
 
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print("# make bench-xfs\n")
@@ -142,6 +147,24 @@ for p in sorted({r["possible_cpus"] for r in rows}):
         print(f"| {d} | {len(rs)} | {cell('fsyncs_per_sec')} | {ratio('fsyncs_per_sec')} "
               f"| {cell('p50_us')} | {ratio('p50_us')} | {cell('p99_us')} | {ratio('p99_us')} "
               f"| {med['max_us']:.0f} | {per} |")
+    print()
+    # each round ran every design once: pair a design's run with stock's
+    # of the same round
+    stock = {r["round"]: r for r in runs if r["design"] == "stock"}
+    print("Paired by round: the median over the rounds of the design's")
+    print("latency over the stock module's in the same round, with its")
+    print("bootstrap 95% interval (bench/bench_report.py's boot_ci; ~: the")
+    print("interval holds 1.00).\n")
+    print("| design | pairs | p50 x stock [95%] | p99 x stock [95%] |")
+    print("|---|---|---|---|")
+    for d in designs:
+        if d == "stock":
+            continue
+        prs = [(r, stock[r["round"]]) for r in runs
+               if r["design"] == d and r["round"] in stock]
+        cis = [boot_ci([v[k] / b[k] for v, b in prs if b[k]])
+               for k in ("p50_us", "p99_us")]
+        print(f"| {d} | {len(prs)} | {fmt_ci(cis[0])} | {fmt_ci(cis[1])} |")
     print()
 EOF
 cat "$out/table.md"
