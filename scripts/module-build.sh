@@ -147,7 +147,10 @@ if [ ! -e "$src/.fwq-$mod" ]; then
 fi
 
 # Debian's own modules: the module and the guest's others, from the
-# image package (the -unsigned one where there is one); .ko.xz unpacked.
+# image package (the -unsigned one where there is one; 7.3's image is
+# split, its modules in linux-modules-KREL and modules.builtin in
+# linux-base-KREL); .ko.xz unpacked. A module the kernel has built in
+# (modules.builtin: virtio-pci on 7.3) leaves NAME.builtin, no module.
 dmods=$base/debian
 want=("$FWQ_M_DIR/$FWQ_M_NAME")
 for m in $FWQ_M_GUEST_DEPS $disk_mods; do
@@ -155,11 +158,13 @@ for m in $FWQ_M_GUEST_DEPS $disk_mods; do
 done
 missing=0
 for m in "${want[@]}"; do
-	[ -r "$dmods/$(basename "$m").ko" ] || missing=1
+	[ -r "$dmods/$(basename "$m").ko" ] ||
+		[ -e "$dmods/$(basename "$m").builtin" ] || missing=1
 done
 if [ $missing -eq 1 ]; then
 	deb=
-	for pkg in "linux-image-$krel-unsigned" "linux-image-$krel"; do
+	for pkg in "linux-image-$krel-unsigned" "linux-modules-$krel" \
+		   "linux-image-$krel"; do
 		deb=$(fetch "$pkg") && break
 		deb=
 	done
@@ -168,8 +173,24 @@ if [ $missing -eq 1 ]; then
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$FWQ_TMP/img" \
 		--wildcards "*/modules/$krel/kernel/*" ||
 		fwq_die 2 "cannot unpack $deb"
+	bdeb=$deb
+	case "$deb" in
+	*/linux-modules-*)
+		bdeb=$(fetch "linux-base-$krel") ||
+			fwq_die 2 "no linux-base-$krel $srcver"
+		;;
+	esac
+	dpkg-deb --fsys-tarfile "$bdeb" | tar -x -C "$FWQ_TMP/img" \
+		--wildcards "*/modules/$krel/modules.builtin" ||
+		fwq_die 2 "cannot unpack modules.builtin from $bdeb"
+	builtin=$(find "$FWQ_TMP/img" -path "*/modules/$krel/modules.builtin" | head -n 1)
 	for m in "${want[@]}"; do
 		f=$(find "$FWQ_TMP/img" -path "*/modules/$krel/kernel/$m.ko*" | head -n 1)
+		if [ -z "$f" ] && [ "$m" != "$FWQ_M_DIR/$FWQ_M_NAME" ] &&
+		   grep -qx "kernel/$m.ko" "$builtin"; then
+			: > "$dmods/$(basename "$m").builtin"
+			continue
+		fi
 		[ -n "$f" ] || fwq_die 2 "$deb has no $m.ko"
 		case "$f" in
 		*.xz) xz -dc "$f" > "$dmods/$(basename "$m").ko" ;;
@@ -177,7 +198,7 @@ if [ $missing -eq 1 ]; then
 		*) cp "$f" "$dmods/$(basename "$m").ko" ;;
 		esac
 	done
-	rm -rf "$FWQ_TMP/img" "$deb"
+	rm -rf "$FWQ_TMP/img" "$deb" "$bdeb"
 fi
 
 # build KIND EXTRA-KBUILD-LINE [MAKE-ARG...]: the module in a copy of its
@@ -286,8 +307,12 @@ fi
 # build's, or with --shim-only Debian's, which the stock build matches),
 # and its kernel workqueue imports (those a core header's inline code
 # calls, which stay on the kernel's workqueue) are listed.
+# A kernel without CONFIG_MODVERSIONS (7.3) has no CRCs: the imports
+# alone are compared.
+crcs=1
+grep -qx "CONFIG_MODVERSIONS=y" "$kdir/include/config/auto.conf" || crcs=0
 dumpv() {
-	modprobe --dump-modversions "$1" | sort -k2
+	[ $crcs -eq 0 ] || modprobe --dump-modversions "$1" | sort -k2
 }
 if [ -n "$stock" ]; then
 	if [ "$(nm -u "$stock")" != "$(nm -u "$dmods/$FWQ_M_NAME.ko")" ] ||
@@ -295,7 +320,11 @@ if [ -n "$stock" ]; then
 		diff <(nm -u "$stock") <(nm -u "$dmods/$FWQ_M_NAME.ko") >&2 || :
 		fwq_die 1 "the stock $FWQ_M_NAME.ko's imports differ from Debian's ($stock)"
 	fi
-	fwq_log "stock $FWQ_M_NAME.ko: the $(nm -u "$stock" | wc -l) imports and their CRCs of Debian's own $krel build"
+	if [ $crcs -eq 1 ]; then
+		fwq_log "stock $FWQ_M_NAME.ko: the $(nm -u "$stock" | wc -l) imports and their CRCs of Debian's own $krel build"
+	else
+		fwq_log "stock $FWQ_M_NAME.ko: the $(nm -u "$stock" | wc -l) imports of Debian's own $krel build (no CONFIG_MODVERSIONS: no CRCs)"
+	fi
 fi
 if [ -n "$shim" ]; then
 	control=${stock:-$dmods/$FWQ_M_NAME.ko}
@@ -313,7 +342,7 @@ fi
 guest=
 left=
 for m in $disk_mods $FWQ_M_GUEST_DEPS; do
-	left+=" $(basename "$m")"
+	[ -e "$dmods/$(basename "$m").builtin" ] || left+=" $(basename "$m")"
 done
 while [ -n "${left// /}" ]; do
 	next=
