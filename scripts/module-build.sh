@@ -333,7 +333,7 @@ if [ -n "$shim" ]; then
 		<(nm -u "$shim" | awk '$2 !~ /^fwq_/ { print $2 }' | sort) | tr '\n' ' ')
 	[ -z "$other" ] || fwq_die 1 "the shimmed $FWQ_M_NAME.ko imports what $control does not: $other"
 	kwq=$(nm -u "$shim" | awk '{ print $2 }' | grep -E \
-		'^(__)?(alloc_workqueue|destroy_workqueue|(queue|mod|cancel|flush)_[a-z_]*work[a-z_]*|system_[a-z_]*wq|workqueue_[a-z_]*|drain_workqueue|delayed_work_timer_fn|__flush_workqueue)$' |
+		'^(__)?(alloc_workqueue(_noprof)?|destroy_workqueue|(queue|mod|cancel|flush)_[a-z_]*work[a-z_]*|system_[a-z_]*wq|workqueue_[a-z_]*|drain_workqueue|delayed_work_timer_fn|__flush_workqueue)$' |
 		tr '\n' ' ') || kwq=
 	fwq_log "shimmed $FWQ_M_NAME.ko: $fwqs fwq_* imports; kernel workqueue imports left: ${kwq:-none}"
 fi
