@@ -294,13 +294,18 @@ static void rs_gate_item_fn(struct fwq_work *work)
  * Invariant (mainline rescuer_thread()): after a batch of
  * FWQ_RESCUER_BATCH items, the rescuer puts its pwq back on the mayday
  * list only if another pwq is waiting there; alone, it goes on with the
- * same pwq and keeps its cursor. One pwq here (scope system), more items
- * than three batches: the rescuer_requeues counter must not move.
+ * same pwq and keeps its cursor. One pwq here, more items than three
+ * batches: the rescuer_requeues counter must not move. An unbound
+ * workqueue has a pwq per possible CPU (mainline since 636b927eba5b), so
+ * every item is queued on one CPU: queued from wherever the test thread
+ * runs, a migration in the middle put items on two pwqs, both asked for
+ * the rescuer, and it requeued (seen once in the KCSAN lane: 2 requeues).
  */
 static void test_rescuer_alone_no_requeue(struct fwq_ktap_test *t)
 {
 	atomic_t done = ATOMIC_INIT(0), by_rescuer = ATOMIC_INIT(0);
 	int i, nr = 3 * RS_BATCH + 4, nice = RS_NICE - 10 - (int)t->param;
+	int cpu = cpumask_first(cpu_online_mask);
 	struct fwq_workqueue *wq = NULL;
 	struct rs_gate_item *items;
 	DECLARE_COMPLETION_ONSTACK(gate);
@@ -329,7 +334,7 @@ static void test_rescuer_alone_no_requeue(struct fwq_ktap_test *t)
 		items[i].gate = &gate;
 		items[i].done = &done;
 		items[i].by_rescuer = &by_rescuer;
-		FWQ_EXPECT(t, fwq_queue_work(wq, &items[i].work));
+		FWQ_EXPECT(t, fwq_queue_work_on(cpu, wq, &items[i].work));
 	}
 	/* every item is queued behind the first: now let them run */
 	complete_all(&gate);
