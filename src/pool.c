@@ -166,20 +166,25 @@ static struct fwq_pool *fwq_alloc_pool(int node)
 	return pool;
 }
 
-static void fwq_free_pool(struct fwq_pool *pool)
+/* undo fwq_init_pool(); the memory stays (a per-CPU pool's is not its own) */
+static void fwq_fini_pool(struct fwq_pool *pool)
 {
 	atomic_dec(&fwq_objects[FWQ_OBJ_POOL]);
-	if (pool->cpu < 0)
-		atomic_dec(&fwq_objects[FWQ_OBJ_UNBOUND_POOL]);
 	ida_destroy(&pool->worker_ida);
 	fwq_pool_attrs_free(&pool->attrs);
-	if (pool->cpu < 0)
-		kfree(pool);
 }
 
-static void fwq_rcu_free_pool(struct rcu_head *rcu)
+/* an unbound pool, from fwq_alloc_pool() and counted as unbound */
+static void fwq_free_unbound_pool(struct fwq_pool *pool)
 {
-	fwq_free_pool(container_of(rcu, struct fwq_pool, rcu));
+	atomic_dec(&fwq_objects[FWQ_OBJ_UNBOUND_POOL]);
+	fwq_fini_pool(pool);
+	kfree(pool);
+}
+
+static void fwq_rcu_free_unbound_pool(struct rcu_head *rcu)
+{
+	fwq_free_unbound_pool(container_of(rcu, struct fwq_pool, rcu));
 }
 
 static int fwq_pool_assign_id(struct fwq_pool *pool)
@@ -320,7 +325,7 @@ struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
 	fwq_pool_attrs_copy(&pool->attrs, attrs);
 	pool->flags = 0;	/* unbound: never associated with a CPU */
 	if (fwq_pool_assign_id(pool)) {
-		fwq_free_pool(pool);
+		fwq_free_unbound_pool(pool);
 		return NULL;
 	}
 	/*
@@ -332,7 +337,7 @@ struct fwq_pool *fwq_get_unbound_pool(const struct fwq_pool_attrs *attrs)
 		idr_remove(&fwq_pool_idr, pool->id);
 		fwq_pool_destroy_workers(pool);
 		/* it was in the idr: RCU readers may still hold it */
-		call_rcu(&pool->rcu, fwq_rcu_free_pool);
+		call_rcu(&pool->rcu, fwq_rcu_free_unbound_pool);
 		return NULL;
 	}
 	hash_add(fwq_unbound_pool_hash, &pool->hash_node, hash);
@@ -355,7 +360,7 @@ void fwq_put_unbound_pool(struct fwq_pool *pool)
 	idr_remove(&fwq_pool_idr, pool->id);
 	hash_del(&pool->hash_node);
 	fwq_pool_destroy_workers(pool);
-	call_rcu(&pool->rcu, fwq_rcu_free_pool);
+	call_rcu(&pool->rcu, fwq_rcu_free_unbound_pool);
 }
 
 struct fwq_pool *fwq_cpu_pool(int cpu, const struct fwq_variant *v,
@@ -397,7 +402,7 @@ static void fwq_cpu_pools_free(struct fwq_pool __percpu *pools)
 			struct fwq_pool *pool = per_cpu_ptr(pools, cpu) + i;
 
 			if (pool->refcnt)
-				fwq_free_pool(pool);
+				fwq_fini_pool(pool);
 		}
 	}
 	free_percpu(pools);
