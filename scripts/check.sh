@@ -129,6 +129,11 @@ run_vm() {
 	124) why="timeout" ;;
 	*) why="exit $rc" ;;
 	esac
+	# booted twice: the first boot hit an emulator fault (vm-run.sh)
+	if [ -s "$out/first-boot/emulator.txt" ]; then
+		sed 's/^/# first boot: /' "$out/first-boot/emulator.txt"
+		why+=" in a second boot"
+	fi
 	fwq_lane_time "vm.$name" "$kname" "$start" "$why"
 	result "vm.$name" $rc "$why, exit $rc, boot+run $(fwq_elapsed "$start")s"
 }

@@ -433,15 +433,18 @@ fwq_copy_sources() {
 #   report.txt         the console from the first badness line on (40
 #                      lines, the register dump left out, RIP kept): where
 #                      it happened and the call trace, for the summary;
+#   emulator.txt       when the first report is an emulator fault, a trap
+#                      on an int3 no longer in memory (stale-int3.sh): the
+#                      line that says so; vm-run.sh then boots again once;
 #   tests.txt          one line per test of ktap.txt (ktap-summary.sh),
 #                      named under PREFIX (PRESET.PLAN).
-# The first three are left out when empty. Returns ktap-summary.sh's exit
+# The first four are left out when empty. Returns ktap-summary.sh's exit
 # code (1: a KTAP failure). vm-run.sh judges each boot with it, make
 # recheck (scripts/recheck.sh) a saved one.
 fwq_vm_judge() {
 	local out=$1 prefix=$2 at=${3:-} first
 
-	rm -f "$out"/{badness.txt,report.txt,kcsan-foreign.txt,tests.txt}
+	rm -f "$out"/{badness.txt,report.txt,kcsan-foreign.txt,emulator.txt,tests.txt}
 	if [ -n "$at" ]; then
 		head -c "$at" "$out/console.log"
 	else
@@ -458,6 +461,8 @@ fwq_vm_judge() {
 				    !/\] RIP: / { next }
 				n <= 40 { print; n++ }' > "$out/report.txt"
 		[ -s "$out/report.txt" ] || rm -f "$out/report.txt"
+		tr -d '\r' < "$out/console.log" | "$FWQ_TOP/scripts/stale-int3.sh" \
+			> "$out/emulator.txt" || rm -f "$out/emulator.txt"
 	fi
 	[ -s "$out/kcsan-foreign.txt" ] || rm -f "$out/kcsan-foreign.txt"
 	"$FWQ_TOP/scripts/ktap-summary.sh" --prefix "$prefix" "$out/ktap.txt" \

@@ -18,9 +18,14 @@
 #                         threads, from the guest's own SysRq backtraces
 #   silent                a guest whose channels all go quiet (its heartbeat
 #                         stopped) is stalled after --stall: 124, diagnosed
+#   int3_stale            a first boot whose oops is a trap on an int3 no
+#                         longer in memory (an emulator fault) is booted
+#                         again: the second boot's 0, the first kept
+#   int3_real             the same oops with the int3 really there: 3
 #   missing plan          setup error, exits 2
 # and, on the host, that console-scan.sh holds back a KCSAN report only
-# when no frame in it is fwq's (fixtures in tests/selfcheck/console/).
+# when no frame in it is fwq's, and that stale-int3.sh tells the emulator
+# fault from other oopses (fixtures in tests/selfcheck/console/).
 # Prints "ok"/"not ok" per case and "N passed, N failed"; exit 1 on failure.
 # Usage: selfcheck.sh [OUT] (default results/<timestamp>-selfcheck).
 set -u
@@ -96,6 +101,24 @@ scan kcsan-foreign-warn 1 1
 scan kcsan-cut 1 0
 scan cpumask-fail 0 0
 scan cpumask-fail-warn 1 0
+# stale NAME RC: stale-int3.sh on tests/selfcheck/console/NAME.log must
+# exit RC (0: an emulator fault)
+stale() {
+	local rc
+
+	"$FWQ_TOP/scripts/stale-int3.sh" \
+		< "$FWQ_TOP/tests/selfcheck/console/$1.log" > /dev/null
+	rc=$?
+	if [ "$rc" -eq "$2" ]; then
+		fwq_tap_result 0 "selfcheck.stale_$1" "exit $rc, as expected"
+	else
+		fwq_tap_result 1 "selfcheck.stale_$1" "exit $rc, expected $2" || :
+	fi
+}
+stale int3-stale 0
+stale int3-real 1
+stale kcsan-fwq 1
+stale cpumask-fail-warn 1
 
 expect pass 0 --preset small --plan selfcheck-pass --timeout 120
 expect ktapfail 1 --preset small --plan selfcheck-ktapfail --timeout 120
@@ -109,6 +132,13 @@ has_report() {
 judge warn_report "the summary shows the WARNING's RIP and call trace" \
 	"no RIP and call trace in warn/summary.txt" \
 	has_report "$out/warn/summary.txt"
+# the selfcheck-int3 plan writes the oops: a stale int3 is booted again
+expect int3_stale 0 --preset small --plan selfcheck-int3 --timeout 120
+judge int3_stale_first_boot "the first boot is kept, its fault named" \
+	"no first-boot/emulator.txt in int3_stale" \
+	test -s "$out/int3_stale/first-boot/emulator.txt"
+expect int3_real 3 --preset small --plan selfcheck-int3 --timeout 120 \
+	--append fwqt.int3=real
 # panic=0: the guest spins in panic() instead of rebooting; it is stopped
 # once its console is quiet, long before the stall limit and --timeout
 expect panic_hang 3 --preset small --plan selfcheck-warn --timeout 150 \

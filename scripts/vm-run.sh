@@ -17,6 +17,10 @@
 #   124 timeout: the hard limit (--timeout) was hit, or the guest stalled:
 #       nothing new on any of its serial channels, its heartbeat included,
 #       for --stall seconds (default 180, FWQ_VM_STALL; 0 turns it off)
+# A boot whose first report is an emulator fault, a vCPU trapping on an
+# int3 that memory no longer holds (scripts/stale-int3.sh), is no verdict:
+# its files go to OUT/first-boot/ and the run boots once more, into OUT;
+# the exit code is the second boot's, where the same fault is a crash (3).
 # OUT (default results/<timestamp>-<preset>-<plan>/) keeps console.log,
 # results.txt (result channel), ktap.txt, heartbeat.log, summary.txt,
 # qemu-cmd. Before a timed-out or stalled guest is killed, vm-diag.py asks
@@ -60,6 +64,8 @@ usage() {
 	exit 2
 }
 
+# the arguments, for the second boot after an emulator fault
+vm_args=("$@")
 preset=
 plan=
 timeout=300
@@ -114,7 +120,8 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,report.txt,kcsan-foreign.txt,qemu.log,heartbeat.log,diag.txt,diag-regs.txt,diag-at.txt}
+rm -f "$out"/{console.log,results.txt,ktap.raw,ktap.txt,tests.txt,summary.txt,badness.txt,report.txt,kcsan-foreign.txt,emulator.txt,qemu.log,heartbeat.log,diag.txt,diag-regs.txt,diag-at.txt}
+[ -n "${FWQ_VM_FIRST_BOOT:-}" ] || rm -rf "$out/first-boot"
 
 FWQ_SMP='' FWQ_MEM_MB='' FWQ_NODES='' FWQ_APPEND=''
 # shellcheck source=scripts/presets/small
@@ -201,6 +208,8 @@ cmdline+=" rcupdate.rcu_cpu_stall_timeout=60 log_buf_len=4M"
 cmdline+=" nokaslr sysrq_always_enabled irqaffinity=0"
 cmdline+=" unknown_nmi_panic panic_print=0x1"
 cmdline+=" fwq.preset=$preset fwq.plan=$planname"
+# a second boot after an emulator fault says so (the selfcheck-int3 plan)
+[ -z "${FWQ_VM_FIRST_BOOT:-}" ] || cmdline+=" fwq.boot=2"
 cmdline+="${FWQ_APPEND:+ $FWQ_APPEND}${append:+ $append}"
 
 # the monitor socket: a short path (a UNIX socket name has 107 bytes)
@@ -359,7 +368,9 @@ fwq_vm_judge "$out" "$preset.$planname" "$diag_at"
 krc=$?
 verdict=$(grep -a '^fwq-verdict:' "$out/results.txt" | tail -n 1 | tr -d '\r')
 
-if [ -s "$out/badness.txt" ]; then
+if [ -s "$out/emulator.txt" ] && [ -z "${FWQ_VM_FIRST_BOOT:-}" ]; then
+	rc=5 why="emulator fault: $(cat "$out/emulator.txt"); booting again"
+elif [ -s "$out/badness.txt" ]; then
 	rc=3 why="kernel badness on the console (see badness.txt)"
 elif [ -n "$stalled" ]; then
 	rc=124 why="stalled: no output on any channel for ${stalled}s (limit ${stall}s)"
@@ -392,8 +403,11 @@ case $rc in
 1) word=FAIL ;;
 2) word=SETUP-ERROR ;;
 3) word=CRASH ;;
+5) word=EMULATOR-FAULT ;;
 *) word=TIMEOUT ;;
 esac
+[ -n "${FWQ_VM_FIRST_BOOT:-}" ] &&
+	why+="; the second boot, after an emulator fault in the first ($FWQ_VM_FIRST_BOOT)"
 {
 	[ "${FWQ_VM_QUIET:-0}" = 1 ] || cat "$out/tests.txt"
 	[ -s "$out/badness.txt" ] && sed 's/^/badness: /' "$out/badness.txt" | head -n 10
@@ -405,4 +419,12 @@ esac
 		why+="; $(grep -c . "$out/kcsan-foreign.txt") KCSAN report(s) with no fwq frame, not counted (kcsan-foreign.txt)"
 	echo "vm-run: $word $preset $planname${flavour:+ ($flavour)}: $why; exit $rc; qemu rc $qrc; ${wall}s; $out"
 } | tee "$out/summary.txt"
+# An emulator fault (stale-int3.sh) is no verdict on the guest: its files
+# move to OUT/first-boot/ and the run boots once more, into OUT.
+if [ $rc -eq 5 ]; then
+	rm -rf "$out/first-boot"
+	mkdir "$out/first-boot" || fwq_die 2 "cannot create $out/first-boot"
+	find "$out" -maxdepth 1 -type f -exec mv -t "$out/first-boot" {} +
+	FWQ_VM_FIRST_BOOT=$out/first-boot exec "$0" "${vm_args[@]}" --out "$out"
+fi
 exit $rc
