@@ -461,8 +461,12 @@ fwq_vm_judge() {
 				    !/\] RIP: / { next }
 				n <= 40 { print; n++ }' > "$out/report.txt"
 		[ -s "$out/report.txt" ] || rm -f "$out/report.txt"
-		tr -d '\r' < "$out/console.log" | "$FWQ_TOP/scripts/stale-int3.sh" \
-			> "$out/emulator.txt" || rm -f "$out/emulator.txt"
+		if [ -n "$at" ]; then
+			head -c "$at" "$out/console.log"
+		else
+			cat "$out/console.log"
+		fi | "$FWQ_TOP/scripts/stale-int3.sh" > "$out/emulator.txt" ||
+			rm -f "$out/emulator.txt"
 	fi
 	[ -s "$out/kcsan-foreign.txt" ] || rm -f "$out/kcsan-foreign.txt"
 	"$FWQ_TOP/scripts/ktap-summary.sh" --prefix "$prefix" "$out/ktap.txt" \
