@@ -30,6 +30,31 @@ fwq_arg() {
 	echo "${_v:-$2}"
 }
 
+# fwq_clocksource_quiet: the clocksource watchdog does not run here. It
+# watches a clocksource from a timer that fires every 0.5 s; the step
+# traces timer expiries for 2 s and fails if that timer is among them,
+# printing the current clocksource either way. The presets boot with
+# tsc=reliable, which leaves nothing to watch: 7.3's watchdog can
+# deadlock a booting guest against stop_machine() (docs/testing.md,
+# "The guest clock").
+fwq_clocksource_quiet() {
+	local _t=/sys/kernel/tracing _ev _n _cs
+
+	[ -d "$_t/events" ] || mount -t tracefs tracefs "$_t" || return 1
+	_ev=$_t/events/timer/timer_expire_entry/enable
+	[ -w "$_ev" ] || { echo "no timer_expire_entry event"; return 1; }
+	echo > "$_t/trace"
+	echo 1 > "$_t/tracing_on"
+	echo 1 > "$_ev"
+	sleep 2
+	echo 0 > "$_ev"
+	_n=$(grep -c 'function=clocksource_watchdog ' "$_t/trace")
+	echo > "$_t/trace"
+	_cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	echo "clocksource $_cs; the watchdog's timer ran $_n times in 2 s"
+	[ "$_n" -eq 0 ]
+}
+
 # fwq_axis AXIS: the variant names of AXIS (wake, kicked_list, flush), in
 # registry order, from the loaded fwq.ko (debugfs "variants", which prints
 # include/fwq/variants.h). Plans enumerate variants only through this.
