@@ -228,8 +228,8 @@ n() {
 # kernel): the full suite.
 suite() {
 	local boot=$1 k=${2:-} v scope type
-	local cpus="threads=0" scopes full=1 label=$1
-	local FLUSH_VARIANTS WAKE_VARIANTS
+	local cpus="threads=0" scopes full=1 label=$1 design
+	local FLUSH_VARIANTS WAKE_VARIANTS S5_VARIANTS
 
 	FLUSH_VARIANTS=$(flush_variants | tr '\n' ' ')
 	scopes=$(scope_names | tr '\n' ' ')
@@ -241,6 +241,16 @@ suite() {
 		scopes=cache
 		label=$boot:$k
 	fi
+	# S5's flush wakes a worker, so its fidelity row needs fwq's copy of
+	# the kernel's whole design (FWQ_K_DESIGN), not its flush axis on the
+	# baseline's wake: a variant of its own where none of the flush
+	# variants is that design
+	S5_VARIANTS=$FLUSH_VARIANTS
+	design=$([ -n "$k" ] && fwq_kernel_load "$k" && echo "$FWQ_K_DESIGN")
+	case " $FLUSH_VARIANTS " in
+	*" $design "*) ;;
+	*) [ -z "$design" ] || S5_VARIANTS+="$design " ;;
+	esac
 
 	echo "# fwq_bench suite, boot $label, $reps reps, scale $scale"
 	for _ in $(seq 1 "$reps"); do
@@ -287,7 +297,7 @@ suite() {
 				done
 				echo "scenario=s4c type=$type threads=2 target=kwq items=$(n 200) label=$boot"
 			done
-			for v in $FLUSH_VARIANTS; do
+			for v in $S5_VARIANTS; do
 				echo "scenario=s5 threads=16 work_us=50 variant=$v items=$(n 100) label=$boot"
 			done
 			echo "scenario=s5 threads=16 work_us=50 target=kwq items=$(n 100) label=$boot"
