@@ -27,7 +27,7 @@
 /* before a redo, wait for a quiet probe this long at most */
 #define BENCH_REDO_WAIT_MS	2000
 /* what redos (waits and the runs redone) may cost in all per module load */
-#define BENCH_REDO_BUDGET_S	60
+#define BENCH_REDO_BUDGET_S	30
 #define BENCH_LABEL_LEN		32
 #define BENCH_VARIANT_LEN	96
 

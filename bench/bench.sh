@@ -49,9 +49,10 @@
 # whole suite N times back to back into DIR/run1 .. runN, each with its own
 # report, then compares them ratio by ratio in DIR/repeatability.md
 # (bench_report.py --compare).
-# --redo N (default 3, 0: off): a run whose host probe says the host was
-# slow around it is redone up to N times, the last one kept and marked
-# (fwq_bench's redo key; bench/README.md, "Slow host").
+# --redo N (default 3, 0: off): an enqueue run (S1 to S3) whose host probe
+# says the host was slow around it is redone up to N times, the last one
+# kept and marked (fwq_bench's redo key; bench/README.md, "Slow host");
+# the flush scenarios' runs are never redone.
 set -u
 # shellcheck source=bench/runner-lib.sh
 . "$(dirname "$0")/runner-lib.sh"
@@ -307,7 +308,8 @@ suite() {
 			echo "scenario=s6 threads=16 wqs=4 target=kwq items=$(n 200) label=$boot"
 			;;
 		esac
-	done | sed "s/ label=$boot\$/ redo=$redo label=$label/"
+	done | sed -E -e "s/^(scenario=s[123] .*) label=$boot\$/\1 redo=$redo label=$label/" \
+		-e t -e "s/ label=$boot\$/ redo=0 label=$label/"
 }
 
 progress() { # progress LABEL DONE TOTAL START
