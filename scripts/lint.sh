@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh [checkpatch] [build] [shell] [kerneldoc] [compat]: fwq's static
+# lint.sh [checkpatch] [build] [shell] [kerneldoc] [compat] [makehelp]
+#         [makevars]: fwq's static
 # checks (all of them by default), each reported as one KTAP-style line "ok lint.X" or
 # "not ok lint.X" with the findings above it. Exit 1 if any check failed.
 #   checkpatch  checkpatch.pl --strict --no-tree on fwq's own .c/.h files
@@ -28,6 +29,9 @@
 #               FWQ_K_COMPAT_FALLBACK=n (7.3: the old interfaces the
 #               fallbacks call are gone) skips the fallback build, as
 #               "skip lint.build_compat_fallback"
+#   makehelp    make help lists every rule with its "## " line
+#   makevars    no variable is assigned in two of the Makefiles (make
+#               check-xfs's CYCLES took make debug-lane's default of 100)
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -265,6 +269,22 @@ lint_makehelp() {
 	rm -f "$log" "$log.bad"
 }
 
+# lint_makevars: no variable is assigned in two of the Makefiles (the
+# Makefile and the .mk files it includes share one namespace, so the
+# first "?=" of a name would set the default of every target that uses it)
+lint_makevars() {
+	local log rc=0
+
+	log=$(mktemp)
+	grep -H '^[A-Za-z_][A-Za-z0-9_]* *[:?+]\{0,1\}=' Makefile ./*/*.mk 2> /dev/null |
+		sed -E 's/^([^:]*):([A-Za-z0-9_]+).*/\2 \1/' | sort -u |
+		awk '{ n[$1]++; f[$1] = f[$1] " " $2 }
+			END { for (v in n) if (n[v] > 1) print v " is assigned in" f[v] }' > "$log"
+	[ -s "$log" ] && rc=1
+	report makevars $rc "$log"
+	rm -f "$log"
+}
+
 # compat_fallback: whether the target kernel can build every fallback
 # (FWQ_K_COMPAT_FALLBACK of its file, y for a release no file names)
 compat_fallback() {
@@ -291,14 +311,15 @@ lint_one() {
 	shell|shellcheck) lint_shellcheck ;;
 	kerneldoc) lint_kerneldoc ;;
 	makehelp) lint_makehelp ;;
+	makevars) lint_makevars ;;
 	esac
 	exit $failed
 }
 
-[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc compat makehelp
+[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc compat makehelp makevars
 for what in "$@"; do
 	case "$what" in
-	checkpatch|build|compat|shell|shellcheck|kerneldoc|makehelp) ;;
+	checkpatch|build|compat|shell|shellcheck|kerneldoc|makehelp|makevars) ;;
 	*) fwq_die 2 "unknown lint check '$what'" ;;
 	esac
 done

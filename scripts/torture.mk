@@ -13,7 +13,7 @@
 #       and their self-check), make check's format; LANES=*-harness
 #       runs scripts/check.d/debug/*-harness.list only
 #   make selfcheck-debug       prove the debug lanes catch deliberate bugs
-#   make debug-lane LANE=lockdep|kcsan|rt [DEBUG_DURATION=30] [CYCLES=100]
+#   make debug-lane LANE=lockdep|kcsan|rt [DEBUG_DURATION=30] [DEBUG_CYCLES=100]
 #       selftests, torture, H8 and load/unload-in-flight on a debug kernel
 #       (rt: Debian's PREEMPT_RT kernel)
 # Longer runs are the same targets with a bigger DURATION, e.g.
@@ -25,7 +25,7 @@ ONOFF ?= 300
 FWQ_NR_FLUSH := $(shell bash -c '. $(FWQ_TOP)/scripts/lib.sh && \
 	fwq_registry flush' | wc -l)
 DEBUG_DURATION ?= 30
-CYCLES ?= 100
+DEBUG_CYCLES ?= 100
 LANE ?= lockdep
 
 .PHONY: torture repro badinput debug-kernel debug-lane check-debug \
@@ -58,7 +58,7 @@ debug-kernel:
 debug-lane:
 	@$(FWQ_TOP)/scripts/debug-kernel-run.sh --lane $(LANE) \
 		--plan torture-debug --preset $(PRESET) --timeout 3600 \
-		--append "fwqt.duration=$(DEBUG_DURATION) fwqt.cycles=$(CYCLES) $(APPEND)"
+		--append "fwqt.duration=$(DEBUG_DURATION) fwqt.cycles=$(DEBUG_CYCLES) $(APPEND)"
 
 ## prove that the debug lanes catch deliberate bugs
 selfcheck-debug:
