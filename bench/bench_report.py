@@ -854,7 +854,7 @@ def floors(runs, clocksources=None):
            f"clock read in lock floors; above {SLOW_CLOCK_X:.0f}x the boot is marked slow, "
            "and so are its rows in the tables (\"(slow clock)\"), whose latencies then "
            "hold two slow clock reads each. clocksource: the guest's before and after the "
-           "suite (the timing preset boots with tsc=reliable).", ""]
+           "suite (every guest boots with tsc=reliable).", ""]
     return "\n".join(out + render(hdr, rows)) + "\n"
 
 

@@ -33,8 +33,8 @@ fwq_arg() {
 # fwq_clocksource_quiet: the clocksource watchdog does not run here. It
 # watches a clocksource from a timer that fires every 0.5 s; the step
 # traces timer expiries for 2 s and fails if that timer is among them,
-# printing the current clocksource either way. The presets boot with
-# tsc=reliable, which leaves nothing to watch: 7.3's watchdog can
+# printing the current clocksource either way. Every guest boots with
+# tsc=reliable (vm-run.sh), which leaves nothing to watch: 7.3's watchdog can
 # deadlock a booting guest against stop_machine() (docs/testing.md,
 # "The guest clock").
 fwq_clocksource_quiet() {

@@ -207,6 +207,13 @@ cmdline+=" rcupdate.rcu_cpu_stall_timeout=60 log_buf_len=4M"
 # its last resort, an NMI, panics the guest with every task's stack.
 cmdline+=" nokaslr sysrq_always_enabled irqaffinity=0"
 cmdline+=" unknown_nmi_panic panic_print=0x1"
+# tsc=reliable: no clocksource watchdog. 7.3's, run from a timer while a
+# CPU waits in stop_machine() early in boot with the timekeeping still on
+# jiffies, can wait for ever for a CPU that has interrupts off; and a
+# watchdog that marks the TCG TSC unstable moves a bench boot to HPET,
+# where one clock read costs microseconds (docs/testing.md, "The guest
+# clock"; bench/README.md, "The guest clock").
+cmdline+=" tsc=reliable"
 cmdline+=" fwq.preset=$preset fwq.plan=$planname"
 # a second boot after an emulator fault says so (the selfcheck-int3 plan)
 [ -z "${FWQ_VM_FIRST_BOOT:-}" ] || cmdline+=" fwq.boot=2"
