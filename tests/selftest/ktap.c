@@ -98,22 +98,29 @@ static unsigned int fwq_ktap_count(const struct fwq_ktap_suite *s,
 }
 
 static bool fwq_ktap_run_one(const struct fwq_ktap_case *c, unsigned long p,
-			     unsigned int idx, unsigned int *passed,
-			     unsigned int *failed)
+			     unsigned int idx,
+			     const struct fwq_ktap_hooks *hooks,
+			     unsigned int *passed, unsigned int *failed)
 {
 	struct fwq_ktap_test t = { .param = p };
+	unsigned int checks;
 	char name[96];
 
 	fwq_ktap_run_name(c, p, name, sizeof(name));
 	t.name = name;
+	if (hooks && hooks->before)
+		hooks->before();
 	c->run(&t);
+	checks = t.nr_checks;
+	if (hooks && hooks->after)
+		hooks->after(&t);
 	cond_resched();
 
 	if (t.skip_reason && !t.failed) {
 		pr_info("    ok %u %s # SKIP %s\n", idx, name, t.skip_reason);
 		return true;
 	}
-	if (!t.failed && !t.nr_checks) {
+	if (!t.failed && !checks) {
 		/* A case that checked nothing has proven nothing. */
 		pr_info("        # %s: no checks were made\n", name);
 		t.failed = true;
@@ -131,6 +138,7 @@ static bool fwq_ktap_run_one(const struct fwq_ktap_case *c, unsigned long p,
 
 unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 			  unsigned int nr, const char *filter,
+			  const struct fwq_ktap_hooks *hooks,
 			  unsigned int *passed, unsigned int *failed)
 {
 	unsigned int i, nr_suites = 0, done = 0, nr_failed = 0;
@@ -173,8 +181,8 @@ unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 			for (p = 0; p < fwq_ktap_nr_runs(c); p++) {
 				if (!fwq_ktap_match(filter, s->name, c, p))
 					continue;
-				if (!fwq_ktap_run_one(c, p, ++idx, passed,
-						      failed)) {
+				if (!fwq_ktap_run_one(c, p, ++idx, hooks,
+						      passed, failed)) {
 					ok = false;
 					nr_failed++;
 				}

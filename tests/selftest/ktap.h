@@ -89,10 +89,23 @@ struct fwq_ktap_suite {
 	}
 
 /**
+ * struct fwq_ktap_hooks - calls around every run of every case
+ * @before: before the run
+ * @after: after it, skipped or not; its checks are the case's own (a
+ *	failed one fails the case) but do not count as the case having
+ *	checked something
+ */
+struct fwq_ktap_hooks {
+	void (*before)(void);
+	void (*after)(struct fwq_ktap_test *t);
+};
+
+/**
  * fwq_ktap_run - run suites and print KTAP
  * @suites: array of suite pointers
  * @nr: number of entries in @suites
  * @filter: glob over "suite.case" names, or NULL/"" for all
+ * @hooks: calls around each case run, or NULL
  * @passed: incremented per passed case (may be NULL)
  * @failed: incremented per failed case (may be NULL)
  *
@@ -100,6 +113,7 @@ struct fwq_ktap_suite {
  */
 unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 			  unsigned int nr, const char *filter,
+			  const struct fwq_ktap_hooks *hooks,
 			  unsigned int *passed, unsigned int *failed);
 
 bool __fwq_ktap_check(struct fwq_ktap_test *t, bool ok, const char *file,

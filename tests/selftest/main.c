@@ -63,7 +63,7 @@ static int __init fwq_test_init(void)
 	/* the suites assert the wakeup counters, which are off by default */
 	fwq_counters_get();
 	fwq_ktap_run(fwq_test_suites, ARRAY_SIZE(fwq_test_suites), filter,
-		     &passed, &failed);
+		     &fwqt_balance_hooks, &passed, &failed);
 	fwq_counters_put();
 	pr_info("# fwq_test: %u passed, %u failed (axes %s)\n", passed, failed,
 		axes);

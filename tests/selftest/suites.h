@@ -7,6 +7,7 @@
  * bad-input sweep come late. fwq_suite_baseline runs first and
  * fwq_suite_sanity last: it compares fwq's object counts with the
  * baseline and reads fwq's consistency checks for the whole run.
+ * fwqt_balance_hooks compare the same counts around every case.
  */
 #ifndef _FWQ_TEST_SUITES_H
 #define _FWQ_TEST_SUITES_H
@@ -34,5 +35,8 @@ extern const struct fwq_ktap_suite fwq_suite_hotplug;
 extern const struct fwq_ktap_suite fwq_suite_debugfs;
 extern const struct fwq_ktap_suite fwq_suite_faults;
 extern const struct fwq_ktap_suite fwq_suite_sanity;
+
+/* around every case: no workqueue, pwq, unbound pool or rescuer left */
+extern const struct fwq_ktap_hooks fwqt_balance_hooks;
 
 #endif /* _FWQ_TEST_SUITES_H */

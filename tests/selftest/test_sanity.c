@@ -9,7 +9,9 @@
  * first suite).
  *
  * fwq_suite_baseline runs first and records the counts; fwq_suite_sanity
- * runs last.
+ * runs last. Between them, fwqt_balance_hooks check the same counts
+ * around every case run, so that a case that leaves an object alive
+ * fails by name, not only the whole run at its end.
  */
 #include <linux/delay.h>
 #include <linux/kernel.h>
@@ -59,6 +61,77 @@ static bool sn_read(struct fwq_ktap_test *t, const char *path, char *buf)
 	return true;
 }
 
+/* the counts into @v, without a test to fail: false if unreadable */
+static bool sn_counts(char *buf, long long *v)
+{
+	int i;
+
+	if (fwqt_file_read(SN_OBJECTS, buf, SN_BUF) <= 0)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(sn_names); i++) {
+		v[i] = sn_value(buf, sn_names[i]);
+		if (v[i] < 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Poll the counts into @now until they equal @want (release is deferred
+ * to a kthread_worker and RCU), with a hang guard. Return: equal.
+ */
+static bool sn_settle(char *buf, long long *now, const long long *want)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+
+	for (;;) {
+		if (!sn_counts(buf, now))
+			return false;
+		if (!memcmp(now, want, sizeof(*now) * ARRAY_SIZE(sn_names)))
+			return true;
+		if (!time_before(jiffies, end))
+			return false;
+		msleep(20);
+	}
+}
+
+/* the counts before the case that runs now; sn_case_ok: they were read */
+static long long sn_case[ARRAY_SIZE(sn_names)];
+static bool sn_case_ok;
+
+static void sn_case_before(void)
+{
+	char *buf = kmalloc(SN_BUF, GFP_KERNEL);
+
+	sn_case_ok = buf && sn_counts(buf, sn_case);
+	kfree(buf);
+}
+
+/* Invariant: a case leaves no workqueue, pwq, unbound pool or rescuer. */
+static void sn_case_after(struct fwq_ktap_test *t)
+{
+	long long now[ARRAY_SIZE(sn_names)] = { -1, -1, -1, -1 };
+	char *buf;
+	int i;
+
+	if (!sn_case_ok)
+		return;
+	buf = kmalloc(SN_BUF, GFP_KERNEL);
+	if (!FWQ_EXPECT(t, buf))
+		return;
+	if (!sn_settle(buf, now, sn_case))
+		for (i = 0; i < ARRAY_SIZE(sn_names); i++)
+			if (!FWQ_EXPECT_EQ(t, now[i], sn_case[i]))
+				fwq_ktap_diag("%s: %lld before the case, %lld after it",
+					      sn_names[i], sn_case[i], now[i]);
+	kfree(buf);
+}
+
+const struct fwq_ktap_hooks fwqt_balance_hooks = {
+	.before = sn_case_before,
+	.after = sn_case_after,
+};
+
 /* Record the object counts before any suite creates a workqueue. */
 static void test_baseline(struct fwq_ktap_test *t)
 {
@@ -87,10 +160,8 @@ static void test_baseline(struct fwq_ktap_test *t)
  */
 static void test_objects_freed(struct fwq_ktap_test *t)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
 	long long now[ARRAY_SIZE(sn_names)] = { -1, -1, -1, -1 };
 	char *buf;
-	bool same;
 	int i;
 
 	if (!sn_have_base) {
@@ -100,18 +171,8 @@ static void test_objects_freed(struct fwq_ktap_test *t)
 	buf = kmalloc(SN_BUF, GFP_KERNEL);
 	if (!FWQ_EXPECT(t, buf))
 		return;
-	do {
-		same = true;
-		if (!sn_read(t, SN_OBJECTS, buf))
-			break;
-		for (i = 0; i < ARRAY_SIZE(sn_names); i++) {
-			now[i] = sn_value(buf, sn_names[i]);
-			same &= now[i] == sn_base[i];
-		}
-		if (same)
-			break;
-		msleep(50);
-	} while (time_before(jiffies, end));
+	if (!sn_settle(buf, now, sn_base))
+		fwq_ktap_diag("the counts did not return to the baseline");
 	for (i = 0; i < ARRAY_SIZE(sn_names); i++)
 		if (!FWQ_EXPECT_EQ(t, now[i], sn_base[i]))
 			fwq_ktap_diag("%s: %lld at the start, %lld now",
