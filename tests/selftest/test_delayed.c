@@ -146,16 +146,24 @@ static void test_mod_cancel_flush(struct fwq_ktap_test *t)
 	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
 	FWQ_EXPECT(t, !fwq_flush_delayed_work(&it->dwork));
 
-	/* cancel an armed timer: true, and it never runs */
-	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 2));
+	/*
+	 * cancel an armed timer: true, the timer is gone, and the item never
+	 * runs. The timer is far out, so that the cancel finds it armed
+	 * however long this thread waits for a CPU (a 2-jiffy timer fired
+	 * first once, on a lockdep+KASAN guest of a busy host).
+	 */
+	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 60 * HZ));
 	FWQ_EXPECT(t, fwq_cancel_delayed_work_sync(&it->dwork));
-	msleep(jiffies_to_msecs(4) + 10);
+	FWQ_EXPECT(t, !timer_pending(&it->dwork.timer));
+	FWQ_EXPECT(t, !fwq_delayed_work_pending(&it->dwork));
+	fwq_flush_workqueue(wq);
 	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
 	FWQ_EXPECT(t, !fwq_cancel_delayed_work_sync(&it->dwork));
 	/* async cancel too */
-	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 2));
+	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 60 * HZ));
 	FWQ_EXPECT(t, fwq_cancel_delayed_work(&it->dwork));
-	msleep(jiffies_to_msecs(4) + 10);
+	FWQ_EXPECT(t, !timer_pending(&it->dwork.timer));
+	FWQ_EXPECT(t, !fwq_delayed_work_pending(&it->dwork));
 	fwq_flush_workqueue(wq);
 	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
 
