@@ -14,6 +14,17 @@
  * them ("phase" lines, then "ADDR COUNT" lines), to the file given as
  * out=PATH. scripts/icount.sh turns the addresses into functions.
  *
+ * Beside the instructions, per-vCPU counters of the events that cost TCG
+ * more than an instruction each (inline adds too): translation blocks
+ * executed, instructions that enable interrupts (sti, popf: TCG ends the
+ * block there and leaves the generated code to look for an interrupt) or
+ * disable them (cli), locked read-modify-writes, indirect branches (ret,
+ * call and jmp through a register or memory: a lookup of the next block
+ * instead of a chained jump), direct calls and jumps to another page
+ * than their block's (TCG does not chain across a page either), and
+ * serializing or helper-run instructions (rdtsc, rdtscp, cpuid, rdmsr,
+ * wrmsr, the fences, pause). The phase line gives them as NAME=COUNT.
+ *
  * Built against qemu-plugin.h of the QEMU that runs the guests
  * (scripts/icount.sh fetches it from the QEMU source package).
  */
@@ -31,12 +42,24 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define ICOUNT_MARKS	4096
 #define ICOUNT_TOP	400		/* blocks listed per phase */
 
+/* the TCG events counted beside the instructions; names for the output */
+enum icount_ev {
+	EV_TBS, EV_IRQ_ON, EV_IRQ_OFF, EV_LOCKED, EV_INDIRECT, EV_XPAGE,
+	EV_SERIAL, EV_NR
+};
+
+static const char * const ev_names[EV_NR] = {
+	"tbs", "irq_on", "irq_off", "locked", "indirect", "xpage", "serial",
+};
+
 struct icount_mark {
 	unsigned int vcpu;
 	uint64_t *snap;			/* the vCPU's slots at the marker */
+	uint64_t ev[EV_NR];		/* and its event counters */
 };
 
 static struct qemu_plugin_scoreboard *board;	/* uint64_t[SLOTS] a vCPU */
+static struct qemu_plugin_scoreboard *evboard;	/* uint64_t[EV_NR] a vCPU */
 static uint64_t *slot_addr;			/* slot -> block address */
 static uint32_t *hash;				/* address -> slot + 1 */
 static uint32_t nr_slots = 1;			/* slot 0: overflow */
@@ -80,6 +103,9 @@ static void on_mark(unsigned int vcpu, void *udata)
 	pthread_mutex_lock(&lock);
 	if (nr_marks < ICOUNT_MARKS) {
 		marks[nr_marks].vcpu = vcpu;
+		memcpy(marks[nr_marks].ev,
+		       qemu_plugin_scoreboard_find(evboard, vcpu),
+		       sizeof(marks[nr_marks].ev));
 		marks[nr_marks++].snap = snap;
 		snap = NULL;
 	}
@@ -87,25 +113,125 @@ static void on_mark(unsigned int vcpu, void *udata)
 	free(snap);
 }
 
+static qemu_plugin_u64 ev_entry(enum icount_ev ev)
+{
+	qemu_plugin_u64 e = { evboard, sizeof(uint64_t) * ev };
+
+	return e;
+}
+
+static int32_t rel_at(const uint8_t *b, size_t len, size_t at, size_t size)
+{
+	int32_t v;
+
+	if (at + size > len)
+		return 0;
+	if (size == 1)
+		return (int8_t)b[at];
+	memcpy(&v, b + at, sizeof(v));	/* x86 guest on an x86 host */
+	return v;
+}
+
+/*
+ * The event class of one x86-64 instruction (its @len bytes @b at @pc, in
+ * a block that starts at @tb_pc), or EV_NR for none.
+ */
+static enum icount_ev classify(const uint8_t *b, size_t len, uint64_t pc,
+			       uint64_t tb_pc)
+{
+	bool lock = false, rep = false;
+	uint64_t to;
+	size_t i = 0;
+	uint8_t op;
+
+	for (; i < len; i++) {
+		uint8_t c = b[i];
+
+		if (c == 0xf0)
+			lock = true;
+		else if (c == 0xf3)
+			rep = true;
+		else if (c != 0x26 && c != 0x2e && c != 0x36 && c != 0x3e &&
+			 c != 0x64 && c != 0x65 && c != 0x66 && c != 0x67 &&
+			 c != 0xf2)
+			break;
+	}
+	if (i < len && (b[i] & 0xf0) == 0x40)	/* REX */
+		i++;
+	if (i >= len)
+		return EV_NR;
+	if (lock)
+		return EV_LOCKED;
+	op = b[i];
+	switch (op) {
+	case 0x86: case 0x87:			/* xchg with memory locks */
+		return i + 1 < len && (b[i + 1] >> 6) != 3 ? EV_LOCKED : EV_NR;
+	case 0xfb: case 0x9d:			/* sti, popf */
+		return EV_IRQ_ON;
+	case 0xfa:				/* cli */
+		return EV_IRQ_OFF;
+	case 0xc3: case 0xc2:			/* ret */
+		return EV_INDIRECT;
+	case 0xff:				/* call/jmp through r/m */
+		if (i + 1 < len) {
+			uint8_t reg = (b[i + 1] >> 3) & 7;
+
+			if (reg >= 2 && reg <= 5)
+				return EV_INDIRECT;
+		}
+		return EV_NR;
+	case 0xe8: case 0xe9: case 0xeb:	/* direct call/jmp */
+		to = pc + len + rel_at(b, len, i + 1, op == 0xeb ? 1 : 4);
+		return (to ^ tb_pc) >> 12 ? EV_XPAGE : EV_NR;
+	case 0x90:				/* pause is rep nop */
+		return rep ? EV_SERIAL : EV_NR;
+	case 0x0f:
+		if (i + 1 >= len)
+			return EV_NR;
+		switch (b[i + 1]) {
+		case 0x31: case 0xa2: case 0x30: case 0x32:
+			return EV_SERIAL;	/* rdtsc cpuid wrmsr rdmsr */
+		case 0x01:			/* rdtscp */
+			return i + 2 < len && b[i + 2] == 0xf9 ? EV_SERIAL :
+								 EV_NR;
+		case 0xae:			/* lfence mfence sfence */
+			return i + 2 < len && (b[i + 2] == 0xe8 ||
+					       b[i + 2] == 0xf0 ||
+					       b[i + 2] == 0xf8) ? EV_SERIAL :
+								   EV_NR;
+		}
+		return EV_NR;
+	}
+	return EV_NR;
+}
+
 static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	static const uint8_t magic[3] = { 0x66, 0x87, 0xdb };
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
-	qemu_plugin_u64 slot = {
-		board, sizeof(uint64_t) * slot_of(qemu_plugin_tb_vaddr(tb))
-	};
+	uint64_t tb_pc = qemu_plugin_tb_vaddr(tb);
+	qemu_plugin_u64 slot = { board, sizeof(uint64_t) * slot_of(tb_pc) };
 
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
 		QEMU_PLUGIN_INLINE_ADD_U64, slot, n);
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
+		QEMU_PLUGIN_INLINE_ADD_U64, ev_entry(EV_TBS), 1);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		uint8_t buf[4];
+		uint8_t buf[16];
+		size_t len = qemu_plugin_insn_data(insn, buf, sizeof(buf));
+		enum icount_ev ev;
 
-		if (qemu_plugin_insn_data(insn, buf, sizeof(buf)) == 3 &&
-		    !memcmp(buf, magic, 3))
+		if (len == 3 && !memcmp(buf, magic, 3)) {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark,
 				QEMU_PLUGIN_CB_NO_REGS, NULL);
+			continue;
+		}
+		ev = classify(buf, len, qemu_plugin_insn_vaddr(insn), tb_pc);
+		if (ev != EV_NR)
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn,
+				QEMU_PLUGIN_INLINE_ADD_U64, ev_entry(ev), 1);
 	}
 }
 
@@ -140,8 +266,11 @@ static void write_phase(FILE *f, unsigned int phase,
 		top[n++].count = d;
 	}
 	qsort(top, n, sizeof(*top), by_count);
-	fprintf(f, "phase %u vcpu %u insns %" PRIu64 " blocks %u\n", phase,
+	fprintf(f, "phase %u vcpu %u insns %" PRIu64 " blocks %u", phase,
 		a->vcpu, total, n);
+	for (s = 0; s < EV_NR; s++)
+		fprintf(f, " %s=%" PRIu64, ev_names[s], b->ev[s] - a->ev[s]);
+	fputc('\n', f);
 	for (s = 0; s < n && s < ICOUNT_TOP; s++)
 		fprintf(f, "%" PRIx64 " %" PRIu64 "\n", top[s].addr,
 			top[s].count);
@@ -201,6 +330,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (!slot_addr || !hash)
 		return -1;
 	board = qemu_plugin_scoreboard_new(sizeof(uint64_t) * ICOUNT_SLOTS);
+	evboard = qemu_plugin_scoreboard_new(sizeof(uint64_t) * EV_NR);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
 	qemu_plugin_register_atexit_cb(id, on_atexit, NULL);
 	return 0;

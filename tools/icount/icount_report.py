@@ -19,13 +19,19 @@ import sys
 from collections import OrderedDict, defaultdict
 
 
+# the plugin's event counters, in its order (fwq-icount.c, ev_names)
+EVENTS = ["tbs", "irq_on", "irq_off", "locked", "indirect", "xpage", "serial"]
+
+
 def read_icount(path):
     phases, cur = [], None
     with open(path) as f:
         for line in f:
             w = line.split()
             if w[0] == "phase":
-                cur = {"insns": int(w[5]), "blocks": {}}
+                ev = dict(x.split("=", 1) for x in w if "=" in x)
+                cur = {"insns": int(w[5]), "blocks": {},
+                       "ev": {k: int(v) for k, v in ev.items()}}
                 phases.append(cur)
             elif cur is not None and len(w) == 2:
                 cur["blocks"][int(w[0], 16)] = int(w[1])
@@ -87,17 +93,27 @@ def main(argv):
         return 1
     addrs = [a for a, _ in syms]
     runs = defaultdict(list)
+    evs = defaultdict(lambda: defaultdict(list))
     funcs = defaultdict(lambda: defaultdict(list))
     for ph, lab in zip(phases, labels):
         n = int(lab["n"])
         key = (lab["op"], lab["type"],
                "kwq" if lab["target"] == "kwq" else lab["variant"])
         runs[key].append(ph["insns"] / n)
+        for e, c in ph["ev"].items():
+            evs[key][e].append(c / n)
         per = defaultdict(int)
         for a, c in ph["blocks"].items():
             per[symbolize(a, addrs, syms)] += c
+        # a function this repetition did not run counts 0 in it, so that
+        # one repetition's interrupt or contention is not the median
+        reps = len(runs[key])
+        for fn in funcs[key]:
+            if fn not in per:
+                funcs[key][fn].append(0.0)
         for fn, c in per.items():
-            funcs[key][fn].append(c / n)
+            funcs[key][fn] = [0.0] * (reps - 1 - len(funcs[key][fn])) + \
+                funcs[key][fn] + [c / n]
     groups = OrderedDict()
     for key in runs:
         groups.setdefault(key[:2], []).append(key[2])
@@ -116,6 +132,18 @@ def main(argv):
             ratio = f"{m / k:.2f}x" if k else "-"
             print(f"| {v} | {m:.0f} [{min(r):.0f}-{max(r):.0f}] | {ratio} |")
         print()
+        names_ev = [e for e in EVENTS if any(e in evs[(op, typ, v)] for v in names)]
+        if names_ev:
+            print("TCG events per operation (median), the ones that cost TCG more "
+                  "than an instruction (tools/icount/fwq-icount.c):\n")
+            print("| target | " + " | ".join(names_ev) + " |")
+            print("|---|" + "---|" * len(names_ev))
+            for v in names:
+                e = evs[(op, typ, v)]
+                cells = [f"{statistics.median(e[x]):.1f}" if x in e else "-"
+                         for x in names_ev]
+                print(f"| {v} | " + " | ".join(cells) + " |")
+            print()
         for v in equal:
             if (op, typ, v) not in runs or not k:
                 continue
