@@ -23,14 +23,16 @@
  *   system       always
  *
  * A possible CPU that has never been online has empty sibling and core
- * masks, so it is its own SMT core. Its cache pod is CPU 0's, as in
- * mainline: cpus_share_cache() compares the CPUs' sd_llc_id, and the
- * scheduler sets that only on a CPU it has attached a domain to
- * (update_top_cache_domain()); everywhere else it keeps its initial 0,
- * the id of the LLC that holds CPU 0. On a VM with possible_cpus= the
- * absent CPUs thus all join CPU 0's pod, and an unbound workqueue's
- * per-CPU pwqs for them share one pool, as the kernel's own do. Pods are
- * not recomputed on hotplug, as in mainline.
+ * masks, so it is its own SMT core. Its cache pod is the one mainline
+ * gives it: cpus_share_cache() compares the CPUs' sd_llc_id, which the
+ * scheduler sets only on a CPU it has attached a domain to. Up to 6.12
+ * every other CPU keeps its initial 0, the id of the LLC that holds CPU
+ * 0, so the absent CPUs of a VM with possible_cpus= all join CPU 0's
+ * pod. 7.3 starts sd_llc_id at -1, so they share a pod of their own,
+ * which has no online CPU: their pwqs fall back to the whole cpumask's
+ * pool, the default pwq's (FWQ_ABSENT_CPUS_OWN_LLC, src/compat/compat.h).
+ * Either way an unbound workqueue's pwqs for them share one pool, the
+ * kernel's. Pods are not recomputed on hotplug, as in mainline.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -100,10 +102,15 @@ static bool fwq_share_numa(int cpu0, int cpu1)
 	return cpu_to_node(cpu0) == cpu_to_node(cpu1);
 }
 
+static bool fwq_never_online(int cpu)
+{
+	return cpumask_empty(topology_core_cpumask(cpu));
+}
+
 /* the CPU whose LLC @cpu counts as in: CPU 0's for a never-online CPU */
 static int fwq_cache_cpu(int cpu)
 {
-	return cpumask_empty(topology_core_cpumask(cpu)) ? 0 : cpu;
+	return fwq_never_online(cpu) ? 0 : cpu;
 }
 
 static bool fwq_share_cache(int cpu0, int cpu1)
@@ -113,6 +120,10 @@ static bool fwq_share_cache(int cpu0, int cpu1)
 	if (fwq_llc_group && fwq_llc_group[cpu0] >= 0 &&
 	    fwq_llc_group[cpu1] >= 0)
 		return fwq_llc_group[cpu0] == fwq_llc_group[cpu1];
+	/* 7.3: the never-online CPUs' own LLC, sd_llc_id -1 */
+	if (FWQ_ABSENT_CPUS_OWN_LLC &&
+	    (fwq_never_online(cpu0) || fwq_never_online(cpu1)))
+		return fwq_never_online(cpu0) && fwq_never_online(cpu1);
 	cpu0 = fwq_cache_cpu(cpu0);
 	cpu1 = fwq_cache_cpu(cpu1);
 	if (cpu0 == cpu1)

@@ -135,6 +135,19 @@ static const struct file_operations x##_fops = {			\
 #endif
 
 /*
+ * The LLC of a possible CPU that has never been online, as
+ * cpus_share_cache() sees it (src/topology.c). Up to 6.12 the scheduler
+ * leaves that CPU's sd_llc_id at its initial 0, CPU 0's LLC; 7.3 starts
+ * every sd_llc_id at -1 and hands out ids only to CPUs it attaches a
+ * domain to, so the never-online CPUs share an LLC of their own.
+ */
+#ifdef FWQ_HAVE_SCHED_LLC_ID_ALLOC
+#define FWQ_ABSENT_CPUS_OWN_LLC		1
+#else
+#define FWQ_ABSENT_CPUS_OWN_LLC		0
+#endif
+
+/*
  * Preempt notifiers carry per-CPU concurrency management (src/cm.c). A
  * kernel built without CONFIG_PREEMPT_NOTIFIERS (KVM selects it, so most
  * distribution kernels have it) gets cm_mode=off, with one log line at

@@ -61,4 +61,8 @@ probe SYSTEM_DFL_WQ include/linux/workqueue.h 'extern struct workqueue_struct *s
 # struct module_use in module.h (6.1, 6.12; the module selftest reads the
 # dependency list through it); 7.3 keeps it private
 probe MODULE_USE include/linux/module.h 'struct module_use {'
+# the scheduler numbers its LLCs from an allocator and starts every
+# CPU's sd_llc_id at -1 (7.3): the series that did it, cache-aware
+# scheduling, declares sched_update_llc_bytes() in this header
+probe SCHED_LLC_ID_ALLOC include/linux/sched/topology.h 'void sched_update_llc_bytes('
 echo

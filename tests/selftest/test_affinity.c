@@ -5,13 +5,16 @@
  * CPU's pod; per-CPU workqueues run items on the CPU they were queued to.
  * Destroying an unbound workqueue releases its pools and their workers.
  * Kicking an idle worker that sits outside its pod counts a repatriation.
- * Runs per wake variant: kick_pool picks and places the worker.
+ * Runs per wake variant: kick_pool picks and places the worker. A CPU
+ * that has never been online gets the booted kernel's cache pod.
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/topology.h>
 
 #include <fwq/fwq.h>
@@ -375,6 +378,76 @@ static void test_repatriation_counted(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
+#define AF_PODS		"/sys/kernel/debug/fwq/pods"
+#define AF_PODS_BUF	(64 * 1024)
+
+/*
+ * Invariant: the cache pod of a possible CPU that has never been online
+ * is the one the booted kernel's cpus_share_cache() gives it: CPU 0's up
+ * to 6.12 (sd_llc_id stays 0), a pod of never-online CPUs only on 7.3
+ * (sd_llc_id starts at -1; FWQ_ABSENT_CPUS_OWN_LLC). Read from fwq's pod
+ * dump. Needs possible_cpus= above the online count (the wide preset).
+ */
+static void test_absent_cache_pod(struct fwq_ktap_test *t)
+{
+	cpumask_var_t pod;
+	char *buf, *line, *next;
+	bool in_cache = false, found = false;
+	int absent = -1, cpu;
+	ssize_t n;
+
+	for_each_possible_cpu(cpu) {
+		if (cpumask_empty(topology_core_cpumask(cpu))) {
+			absent = cpu;
+			break;
+		}
+	}
+	if (absent < 0) {
+		FWQ_KTAP_SKIP(t, "no possible CPU that has never been online");
+		return;
+	}
+	buf = kvmalloc(AF_PODS_BUF, GFP_KERNEL);
+	if (!FWQ_EXPECT(t, buf))
+		return;
+	if (!FWQ_EXPECT(t, zalloc_cpumask_var(&pod, GFP_KERNEL)))
+		goto out_buf;
+	n = fwqt_file_read(AF_PODS, buf, AF_PODS_BUF);
+	if (!FWQ_EXPECT(t, n > 0))
+		goto out;
+	for (line = buf; line && !found; line = next) {
+		char *cpus;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!strncmp(line, "scope ", 6)) {
+			in_cache = !strncmp(line, "scope cache ", 12);
+			continue;
+		}
+		cpus = strstr(line, " cpus ");
+		if (!in_cache || !cpus || cpulist_parse(cpus + 6, pod))
+			continue;
+		found = cpumask_test_cpu(absent, pod);
+	}
+	if (!FWQ_EXPECT(t, found)) {
+		fwq_ktap_diag("CPU %d in no cache pod of %s", absent, AF_PODS);
+		goto out;
+	}
+	fwq_ktap_diag("never-online CPU %d: cache pod %*pbl", absent,
+		      cpumask_pr_args(pod));
+	if (FWQ_ABSENT_CPUS_OWN_LLC) {
+		for_each_cpu(cpu, pod)
+			if (!FWQ_EXPECT(t, cpumask_empty(topology_core_cpumask(cpu))))
+				break;
+	} else {
+		FWQ_EXPECT(t, cpumask_test_cpu(0, pod));
+	}
+out:
+	free_cpumask_var(pod);
+out_buf:
+	kvfree(buf);
+}
+
 FWQ_KTAP_SUITE(fwq_suite_affinity, "fwq_affinity",
 	       FWQT_CASE("unbound_runs_inside_cpumask",
 			 test_affinity_cpumask, W),
@@ -383,4 +456,5 @@ FWQ_KTAP_SUITE(fwq_suite_affinity, "fwq_affinity",
 			 test_destroy_releases_pool, W),
 	       FWQT_CASE("offline_cpumask_gets_a_worker",
 			 test_offline_cpumask, W),
-	       FWQT_CASE("repatriation_counted", test_repatriation_counted, W));
+	       FWQT_CASE("repatriation_counted", test_repatriation_counted, W),
+	       { .name = "absent_cpus_cache_pod", .run = test_absent_cache_pod });
