@@ -25,7 +25,7 @@
 # Module.symvers (make modules first), or with --own-build against a copy
 # of the sources built on its own in .cache/xfs-build/KERNEL (so that a
 # make clean or a build for another kernel in the tree cannot meet it:
-# .ci/run builds it in the background during make check). Both builds
+# .ci/run builds it in a background job). Both builds
 # are cached by content. --prepare-only stops after the builds.
 #
 # Writes OUT (default results/check-xfs-<timestamp>/): results.jsonl (one
