@@ -150,10 +150,11 @@ kernel: kdir
 # What the tracepoints cost: fwq_bench S1 with them disabled, compiled out
 # (FWQ_TRACE=n) and enabled, in one boot. ROUNDS= rounds (default 5).
 .PHONY: trace-cost
-## guest instructions per flush and enqueue, fwq's designs against the kernel's workqueue (KERNELS="6.12 7.3" POSSIBLE=n)
+## guest instructions per flush and enqueue, fwq's designs against the kernel's workqueue (KERNELS="6.12 7.3" POSSIBLE=n PRESET=small PAGES=1)
 icount:
 	$(FWQ_TOP)/scripts/icount.sh $(if $(KERNELS),--kernels "$(KERNELS)") \
-		$(if $(POSSIBLE),--possible "$(POSSIBLE)")
+		$(if $(POSSIBLE),--possible "$(POSSIBLE)") \
+		$(if $(PRESET),--preset "$(PRESET)") $(if $(PAGES),--pages)
 
 ## what fwq's tracepoints cost on enqueue (ROUNDS=n)
 trace-cost: modules

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# icount.sh [--kernels LIST] [--reps N] [--possible P] [--out DIR]: guest
+# icount.sh [--kernels LIST] [--reps N] [--possible P] [--preset P]
+#           [--pages] [--out DIR]: guest
 # instructions per workqueue operation, fwq's designs against the kernel's
 # own workqueue, counted by a QEMU TCG plugin: a cost figure without timing
 # noise (make icount; docs/testing.md, "Instruction counts").
@@ -18,6 +19,10 @@
 # (libglib2.0-dev). DIR defaults to results/<timestamp>-icount/.
 # --possible P boots with possible_cpus=P (scripts/vm-run.sh), so the flush
 # walks see a large CPU space as the bench's p64 and p192 boots do.
+# --preset P boots vm-run.sh's preset P (default small; timing is the
+# bench's topology). --pages also counts the distinct guest pages each
+# loop touched (the plugin's pages=on: a callback per memory access, so
+# the guest runs slower).
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -26,19 +31,25 @@ cd "$FWQ_TOP" || exit 2
 kernels="6.12 7.3"
 reps=3
 possible=
+preset=small
+pages=
 out=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=${2:-}; shift 2 || exit 2 ;;
 	--reps) reps=${2:-}; shift 2 || exit 2 ;;
 	--possible) possible=${2:-}; shift 2 || exit 2 ;;
+	--preset) preset=${2:-}; shift 2 || exit 2 ;;
+	--pages) pages=,pages=on; shift ;;
 	--out) out=${2:-}; shift 2 || exit 2 ;;
-	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_die 2 "unknown argument $1" ;;
 	esac
 done
 case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
 case "$possible" in *[!0-9]*|0) fwq_die 2 "--possible needs a positive number" ;; esac
+case "$preset" in ''|*[!a-z0-9_-]*) fwq_die 2 "bad --preset '$preset'" ;; esac
+[ -r "$FWQ_TOP/scripts/presets/$preset" ] || fwq_die 2 "no preset scripts/presets/$preset"
 for k in $kernels; do
 	fwq_kernel_names --all | grep -qx -- "$k" ||
 		fwq_die 2 "--kernels: unknown kernel '$k'"
@@ -118,8 +129,8 @@ for k in $kernels; do
 		fwq_die 2 "dependency installation failed (kernel $k)"
 	(unset KDIR KREL; make -C "$FWQ_TOP" KERNEL="$k" modules) > "$kout/build.log" 2>&1 ||
 		{ tail -n 20 "$kout/build.log" >&2; fwq_die 2 "build failed (kernel $k)"; }
-	KERNEL=$k FWQ_QEMU_ARGS="-plugin $out/fwq-icount.so,out=$kout/icount.txt" \
-		"$FWQ_TOP/scripts/vm-run.sh" --preset small \
+	KERNEL=$k FWQ_QEMU_ARGS="-plugin $out/fwq-icount.so,out=$kout/icount.txt$pages" \
+		"$FWQ_TOP/scripts/vm-run.sh" --preset "$preset" \
 		--plan "$FWQ_TOP/scripts/plans/icount.plan" --timeout 1200 \
 		--out "$kout/vm" --append "fwqt.icount_reps=$reps fwqt.icount_flush=$ic_flush fwqt.icount_queue=$ic_queue${possible:+ possible_cpus=$possible}" >&2 ||
 		{ fwq_log "kernel $k: the guest run failed ($kout/vm)"; rc=1; continue; }

@@ -9,10 +9,12 @@
  * compilers do not emit (tests/icount/). Every translation block adds its
  * instruction count to a per-vCPU slot of its start address (an inline
  * add, no callback); a marker's callback copies the slots of its vCPU.
- * At exit the plugin writes, for every two consecutive markers of one
- * vCPU, the instructions executed in between and the blocks that executed
- * them ("phase" lines, then "ADDR COUNT" lines), to the file given as
- * out=PATH. scripts/icount.sh turns the addresses into functions.
+ * Every memory access adds 1 to a second slot of its block's. At exit the
+ * plugin writes, for every two consecutive markers of one vCPU, the
+ * instructions executed in between and the blocks that executed them
+ * ("phase" lines, then "ADDR COUNT MEM" lines: the block's instructions
+ * and memory accesses), to the file given as out=PATH. scripts/icount.sh
+ * turns the addresses into functions.
  *
  * Beside the instructions, per-vCPU counters of the events that cost TCG
  * more than an instruction each (inline adds too): translation blocks
@@ -23,13 +25,24 @@
  * instead of a chained jump), direct calls and jumps to another page
  * than their block's (TCG does not chain across a page either), and
  * serializing or helper-run instructions (rdtsc, rdtscp, cpuid, rdmsr,
- * wrmsr, the fences, pause). The phase line gives them as NAME=COUNT.
+ * wrmsr, the fences, pause), and memory accesses (loads and stores, each
+ * a lookup in TCG's software TLB). The phase line gives them as
+ * NAME=COUNT.
+ *
+ * With pages=on, also the distinct guest pages (virtual, 4 KiB) that the
+ * vCPU touched between the two markers: "dpages", the pages its loads
+ * and stores touched, and "cpages", the pages its blocks began on. They
+ * count the whole loop between the markers, not one operation: the
+ * working set that the software TLB and the host's caches have to hold.
+ * This one needs a callback per memory access (no inline form exists),
+ * which slows the guest down, so it is off by default.
  *
  * Built against qemu-plugin.h of the QEMU that runs the guests
  * (scripts/icount.sh fetches it from the QEMU source package).
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,20 +58,36 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 /* the TCG events counted beside the instructions; names for the output */
 enum icount_ev {
 	EV_TBS, EV_IRQ_ON, EV_IRQ_OFF, EV_LOCKED, EV_INDIRECT, EV_XPAGE,
-	EV_SERIAL, EV_NR
+	EV_SERIAL, EV_MEM, EV_NR
 };
 
 static const char * const ev_names[EV_NR] = {
 	"tbs", "irq_on", "irq_off", "locked", "indirect", "xpage", "serial",
+	"mem",
+};
+
+/*
+ * A set of page numbers, open addressing (a slot holds the page + 1; 0 is
+ * empty). One per vCPU and kind, touched by that vCPU's thread only.
+ */
+#define PAGESET_SLOTS	(1u << 16)
+
+struct pageset {
+	uint64_t *slot;
+	uint32_t nr;
+	bool full;			/* stopped adding at 3/4 */
 };
 
 struct icount_mark {
 	unsigned int vcpu;
 	uint64_t *snap;			/* the vCPU's slots at the marker */
 	uint64_t ev[EV_NR];		/* and its event counters */
+	uint32_t dpages, cpages;	/* pages since the vCPU's last marker */
+	bool pages_full;
 };
 
-static struct qemu_plugin_scoreboard *board;	/* uint64_t[SLOTS] a vCPU */
+/* uint64_t[2 * SLOTS] a vCPU: instructions, then memory accesses */
+static struct qemu_plugin_scoreboard *board;
 static struct qemu_plugin_scoreboard *evboard;	/* uint64_t[EV_NR] a vCPU */
 static uint64_t *slot_addr;			/* slot -> block address */
 static uint32_t *hash;				/* address -> slot + 1 */
@@ -67,6 +96,58 @@ static struct icount_mark marks[ICOUNT_MARKS];
 static unsigned int nr_marks;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *out_path = "icount.txt";
+static bool pages_on;
+static unsigned int max_vcpus;
+static struct pageset *dset, *cset;	/* [max_vcpus] each */
+
+static void pageset_add(struct pageset *ps, uint64_t page)
+{
+	uint32_t h;
+
+	if (ps->full)
+		return;
+	if (!ps->slot) {
+		ps->slot = calloc(PAGESET_SLOTS, sizeof(*ps->slot));
+		if (!ps->slot) {
+			ps->full = true;
+			return;
+		}
+	}
+	h = (uint32_t)((page * 0x9e3779b97f4a7c15ull) >> 48) &
+	    (PAGESET_SLOTS - 1);
+	while (ps->slot[h]) {
+		if (ps->slot[h] == page + 1)
+			return;
+		h = (h + 1) & (PAGESET_SLOTS - 1);
+	}
+	ps->slot[h] = page + 1;
+	if (++ps->nr >= PAGESET_SLOTS / 4 * 3)
+		ps->full = true;
+}
+
+static void pageset_clear(struct pageset *ps)
+{
+	if (ps->slot)
+		memset(ps->slot, 0, PAGESET_SLOTS * sizeof(*ps->slot));
+	ps->nr = 0;
+	ps->full = false;
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	(void)info;
+	(void)udata;
+	if (vcpu < max_vcpus)
+		pageset_add(&dset[vcpu], vaddr >> 12);
+}
+
+/* udata: the page a block begins on */
+static void on_tb_page(unsigned int vcpu, void *udata)
+{
+	if (vcpu < max_vcpus)
+		pageset_add(&cset[vcpu], (uint64_t)(uintptr_t)udata);
+}
 
 static uint32_t slot_of(uint64_t addr)
 {
@@ -93,16 +174,22 @@ out:
 
 static void on_mark(unsigned int vcpu, void *udata)
 {
-	uint64_t *snap = malloc(sizeof(uint64_t) * ICOUNT_SLOTS);
+	uint64_t *snap = malloc(sizeof(uint64_t) * 2 * ICOUNT_SLOTS);
 
 	(void)udata;
 	if (!snap)
 		return;
 	memcpy(snap, qemu_plugin_scoreboard_find(board, vcpu),
-	       sizeof(uint64_t) * ICOUNT_SLOTS);
+	       sizeof(uint64_t) * 2 * ICOUNT_SLOTS);
 	pthread_mutex_lock(&lock);
 	if (nr_marks < ICOUNT_MARKS) {
 		marks[nr_marks].vcpu = vcpu;
+		if (pages_on && vcpu < max_vcpus) {
+			marks[nr_marks].dpages = dset[vcpu].nr;
+			marks[nr_marks].cpages = cset[vcpu].nr;
+			marks[nr_marks].pages_full = dset[vcpu].full ||
+						     cset[vcpu].full;
+		}
 		memcpy(marks[nr_marks].ev,
 		       qemu_plugin_scoreboard_find(evboard, vcpu),
 		       sizeof(marks[nr_marks].ev));
@@ -111,6 +198,10 @@ static void on_mark(unsigned int vcpu, void *udata)
 	}
 	pthread_mutex_unlock(&lock);
 	free(snap);
+	if (pages_on && vcpu < max_vcpus) {
+		pageset_clear(&dset[vcpu]);
+		pageset_clear(&cset[vcpu]);
+	}
 }
 
 static qemu_plugin_u64 ev_entry(enum icount_ev ev)
@@ -210,13 +301,18 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	static const uint8_t magic[3] = { 0x66, 0x87, 0xdb };
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	uint64_t tb_pc = qemu_plugin_tb_vaddr(tb);
-	qemu_plugin_u64 slot = { board, sizeof(uint64_t) * slot_of(tb_pc) };
+	uint32_t sl = slot_of(tb_pc);
+	qemu_plugin_u64 slot = { board, sizeof(uint64_t) * sl };
+	qemu_plugin_u64 mslot = { board, sizeof(uint64_t) * (ICOUNT_SLOTS + sl) };
 
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
 		QEMU_PLUGIN_INLINE_ADD_U64, slot, n);
 	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
 		QEMU_PLUGIN_INLINE_ADD_U64, ev_entry(EV_TBS), 1);
+	if (pages_on)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_page,
+			QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)(tb_pc >> 12));
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint8_t buf[16];
@@ -228,6 +324,16 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				QEMU_PLUGIN_CB_NO_REGS, NULL);
 			continue;
 		}
+		qemu_plugin_register_vcpu_mem_inline_per_vcpu(insn,
+			QEMU_PLUGIN_MEM_RW, QEMU_PLUGIN_INLINE_ADD_U64,
+			ev_entry(EV_MEM), 1);
+		qemu_plugin_register_vcpu_mem_inline_per_vcpu(insn,
+			QEMU_PLUGIN_MEM_RW, QEMU_PLUGIN_INLINE_ADD_U64,
+			mslot, 1);
+		if (pages_on)
+			qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+				NULL);
 		ev = classify(buf, len, qemu_plugin_insn_vaddr(insn), tb_pc);
 		if (ev != EV_NR)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn,
@@ -236,7 +342,7 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 }
 
 struct icount_top {
-	uint64_t addr, count;
+	uint64_t addr, count, mem;
 };
 
 static int by_count(const void *a, const void *b)
@@ -263,6 +369,7 @@ static void write_phase(FILE *f, unsigned int phase,
 			continue;
 		total += d;
 		top[n].addr = slot_addr[s];
+		top[n].mem = b->snap[ICOUNT_SLOTS + s] - a->snap[ICOUNT_SLOTS + s];
 		top[n++].count = d;
 	}
 	qsort(top, n, sizeof(*top), by_count);
@@ -270,10 +377,14 @@ static void write_phase(FILE *f, unsigned int phase,
 		a->vcpu, total, n);
 	for (s = 0; s < EV_NR; s++)
 		fprintf(f, " %s=%" PRIu64, ev_names[s], b->ev[s] - a->ev[s]);
+	/* the pages since a's marker, which emptied the sets */
+	if (pages_on)
+		fprintf(f, " loop_dpages=%u loop_cpages=%u%s", b->dpages,
+			b->cpages, b->pages_full ? " pages_full=1" : "");
 	fputc('\n', f);
 	for (s = 0; s < n && s < ICOUNT_TOP; s++)
-		fprintf(f, "%" PRIx64 " %" PRIu64 "\n", top[s].addr,
-			top[s].count);
+		fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
+			top[s].addr, top[s].count, top[s].mem);
 	free(top);
 }
 
@@ -315,10 +426,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 {
 	int i;
 
-	(void)info;
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			out_path = argv[i] + 4;
+		} else if (!strcmp(argv[i], "pages=on")) {
+			pages_on = true;
+		} else if (!strcmp(argv[i], "pages=off")) {
+			pages_on = false;
 		} else {
 			fprintf(stderr, "fwq-icount: unknown argument %s\n",
 				argv[i]);
@@ -329,7 +443,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	hash = calloc(ICOUNT_HASH, sizeof(*hash));
 	if (!slot_addr || !hash)
 		return -1;
-	board = qemu_plugin_scoreboard_new(sizeof(uint64_t) * ICOUNT_SLOTS);
+	max_vcpus = info->system_emulation ? info->system.max_vcpus : 1;
+	dset = calloc(max_vcpus, sizeof(*dset));
+	cset = calloc(max_vcpus, sizeof(*cset));
+	if (!dset || !cset)
+		return -1;
+	board = qemu_plugin_scoreboard_new(sizeof(uint64_t) * 2 * ICOUNT_SLOTS);
 	evboard = qemu_plugin_scoreboard_new(sizeof(uint64_t) * EV_NR);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
 	qemu_plugin_register_atexit_cb(id, on_atexit, NULL);

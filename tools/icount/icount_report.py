@@ -20,7 +20,10 @@ from collections import OrderedDict, defaultdict
 
 
 # the plugin's event counters, in its order (fwq-icount.c, ev_names)
-EVENTS = ["tbs", "irq_on", "irq_off", "locked", "indirect", "xpage", "serial"]
+EVENTS = ["tbs", "irq_on", "irq_off", "locked", "indirect", "xpage", "serial",
+          "mem"]
+# its counts of a whole loop, not divided by the operations (pages=on)
+LOOP = ["loop_dpages", "loop_cpages"]
 
 
 def read_icount(path):
@@ -31,10 +34,14 @@ def read_icount(path):
             if w[0] == "phase":
                 ev = dict(x.split("=", 1) for x in w if "=" in x)
                 cur = {"insns": int(w[5]), "blocks": {},
-                       "ev": {k: int(v) for k, v in ev.items()}}
+                       "ev": {k: int(v) for k, v in ev.items() if k in EVENTS},
+                       "loop": {k: int(v) for k, v in ev.items() if k in LOOP},
+                       "full": "pages_full" in ev}
                 phases.append(cur)
-            elif cur is not None and len(w) == 2:
-                cur["blocks"][int(w[0], 16)] = int(w[1])
+            elif cur is not None and len(w) in (2, 3):
+                # ADDR COUNT [MEM]: an older plugin wrote no MEM
+                cur["blocks"][int(w[0], 16)] = (int(w[1]),
+                                                int(w[2]) if len(w) == 3 else None)
     return phases
 
 
@@ -94,7 +101,11 @@ def main(argv):
     addrs = [a for a, _ in syms]
     runs = defaultdict(list)
     evs = defaultdict(lambda: defaultdict(list))
+    loops = defaultdict(lambda: defaultdict(list))
+    full = False
     funcs = defaultdict(lambda: defaultdict(list))
+    mfuncs = defaultdict(lambda: defaultdict(list))
+    have_mem = False
     for ph, lab in zip(phases, labels):
         n = int(lab["n"])
         key = (lab["op"], lab["type"],
@@ -102,18 +113,27 @@ def main(argv):
         runs[key].append(ph["insns"] / n)
         for e, c in ph["ev"].items():
             evs[key][e].append(c / n)
+        for e, c in ph["loop"].items():
+            loops[key][e].append(c)
+        full = full or ph["full"]
         per = defaultdict(int)
-        for a, c in ph["blocks"].items():
-            per[symbolize(a, addrs, syms)] += c
+        mper = defaultdict(int)
+        for a, (c, m) in ph["blocks"].items():
+            fn = symbolize(a, addrs, syms)
+            per[fn] += c
+            if m is not None:
+                mper[fn] += m
+                have_mem = True
         # a function this repetition did not run counts 0 in it, so that
         # one repetition's interrupt or contention is not the median
         reps = len(runs[key])
-        for fn in funcs[key]:
-            if fn not in per:
-                funcs[key][fn].append(0.0)
-        for fn, c in per.items():
-            funcs[key][fn] = [0.0] * (reps - 1 - len(funcs[key][fn])) + \
-                funcs[key][fn] + [c / n]
+        for table, counts in ((funcs[key], per), (mfuncs[key], mper)):
+            for fn in table:
+                if fn not in counts:
+                    table[fn].append(0.0)
+            for fn, c in counts.items():
+                table[fn] = [0.0] * (reps - 1 - len(table[fn])) + \
+                    table[fn] + [c / n]
     groups = OrderedDict()
     for key in runs:
         groups.setdefault(key[:2], []).append(key[2])
@@ -144,20 +164,44 @@ def main(argv):
                          for x in names_ev]
                 print(f"| {v} | " + " | ".join(cells) + " |")
             print()
+        if any(loops[(op, typ, v)] for v in names):
+            print("Distinct guest pages (4 KiB, virtual) the whole loop touched, "
+                  "median (make icount PAGES=1): data, the loads' and stores'; "
+                  "code, the pages its blocks began on." +
+                  (" A set filled up: those counts stop at its size." if full else "") +
+                  "\n")
+            print("| target | data pages | code pages |")
+            print("|---|---|---|")
+            for v in names:
+                e = loops[(op, typ, v)]
+                cells = [f"{statistics.median(e[x]):.0f}" if x in e else "-"
+                         for x in LOOP]
+                print(f"| {v} | " + " | ".join(cells) + " |")
+            print()
         for v in equal:
             if (op, typ, v) not in runs or not k:
                 continue
             a, b = funcs[(op, typ, v)], funcs[(op, typ, "kwq")]
-            print(f"Where {v} and kwq spend them ({op}, {typ}; insns/op, median):\n")
-            print(f"| function | {v} | kwq |")
-            print("|---|---|---|")
-            rows = sorted(set(a) | set(b), key=lambda f: -max(
-                statistics.median(a[f]) if f in a else 0,
-                statistics.median(b[f]) if f in b else 0))
+            ma, mb = mfuncs[(op, typ, v)], mfuncs[(op, typ, "kwq")]
+
+            def med(t, f):
+                return statistics.median(t[f]) if f in t else 0
+
+            if have_mem:
+                print(f"Where {v} and kwq spend them ({op}, {typ}; instructions "
+                      "and memory accesses per operation, median):\n")
+                print(f"| function | {v} insns | kwq insns | {v} mem | kwq mem |")
+                print("|---|---|---|---|---|")
+            else:
+                print(f"Where {v} and kwq spend them ({op}, {typ}; insns/op, median):\n")
+                print(f"| function | {v} | kwq |")
+                print("|---|---|---|")
+            rows = sorted(set(a) | set(b), key=lambda f: -max(med(a, f), med(b, f)))
             for f in rows[:top]:
-                x = statistics.median(a[f]) if f in a else 0
-                y = statistics.median(b[f]) if f in b else 0
-                print(f"| {f} | {x:.1f} | {y:.1f} |")
+                cells = f"| {f} | {med(a, f):.1f} | {med(b, f):.1f} |"
+                if have_mem:
+                    cells += f" {med(ma, f):.1f} | {med(mb, f):.1f} |"
+                print(cells)
             print()
     return 0
 
