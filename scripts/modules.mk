@@ -16,7 +16,7 @@
 #       the correctness cycle of the shimmed xfs.ko, CYCLES cycles
 #   make check-xfs-short        the same, 3 cycles of 2 s of load (make
 #       check-debug's xfs_cycle lane runs them on the small preset, and
-#       .ci/run that lane, docs/xfs.md)
+#       .ci/run runs that lane, docs/xfs.md)
 
 XFS_KERNEL = $(if $(KERNEL),$(KERNEL),6.1)
 XFS_ARGS ?=

@@ -30,8 +30,9 @@
  * NAME=COUNT.
  *
  * With pages=on, also the distinct guest pages (virtual, 4 KiB) that the
- * vCPU touched between the two markers: "dpages", the pages its loads
- * and stores touched, and "cpages", the pages its blocks began on. They
+ * vCPU touched between the two markers: "loop_dpages", the pages its
+ * loads and stores touched, and "loop_cpages", the pages its blocks began
+ * on. They
  * count the whole loop between the markers, not one operation: the
  * working set that the software TLB and the host's caches have to hold.
  * This one needs a callback per memory access (no inline form exists),

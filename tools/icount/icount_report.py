@@ -102,7 +102,7 @@ def main(argv):
     runs = defaultdict(list)
     evs = defaultdict(lambda: defaultdict(list))
     loops = defaultdict(lambda: defaultdict(list))
-    full = False
+    full = set()
     funcs = defaultdict(lambda: defaultdict(list))
     mfuncs = defaultdict(lambda: defaultdict(list))
     have_mem = False
@@ -115,7 +115,8 @@ def main(argv):
             evs[key][e].append(c / n)
         for e, c in ph["loop"].items():
             loops[key][e].append(c)
-        full = full or ph["full"]
+        if ph["full"]:
+            full.add(key)
         per = defaultdict(int)
         mper = defaultdict(int)
         for a, (c, m) in ph["blocks"].items():
@@ -168,7 +169,8 @@ def main(argv):
             print("Distinct guest pages (4 KiB, virtual) the whole loop touched, "
                   "median (make icount PAGES=1): data, the loads' and stores'; "
                   "code, the pages its blocks began on." +
-                  (" A set filled up: those counts stop at its size." if full else "") +
+                  (" A set filled up: those counts stop at its size."
+                   if any((op, typ, v) in full for v in names) else "") +
                   "\n")
             print("| target | data pages | code pages |")
             print("|---|---|---|")
