@@ -78,6 +78,16 @@ def symbolize(addr, addrs, syms):
     return syms[i][1]
 
 
+def median_rows(names, table, optyp, keys, fmt):
+    """One table row per target: the median of each key's counts, "-" for none."""
+    for v in names:
+        e = table[optyp + (v,)]
+        cells = [format(statistics.median(e[x]), fmt) if x in e else "-"
+                 for x in keys]
+        print(f"| {v} | " + " | ".join(cells) + " |")
+    print()
+
+
 def main(argv):
     top = 12
     equal = []
@@ -159,12 +169,7 @@ def main(argv):
                   "than an instruction (tools/icount/fwq-icount.c):\n")
             print("| target | " + " | ".join(names_ev) + " |")
             print("|---|" + "---|" * len(names_ev))
-            for v in names:
-                e = evs[(op, typ, v)]
-                cells = [f"{statistics.median(e[x]):.1f}" if x in e else "-"
-                         for x in names_ev]
-                print(f"| {v} | " + " | ".join(cells) + " |")
-            print()
+            median_rows(names, evs, (op, typ), names_ev, ".1f")
         if any(loops[(op, typ, v)] for v in names):
             print("Distinct guest pages (4 KiB, virtual) the whole loop touched, "
                   "median (make icount PAGES=1): data, the loads' and stores'; "
@@ -174,12 +179,7 @@ def main(argv):
                   "\n")
             print("| target | data pages | code pages |")
             print("|---|---|---|")
-            for v in names:
-                e = loops[(op, typ, v)]
-                cells = [f"{statistics.median(e[x]):.0f}" if x in e else "-"
-                         for x in LOOP]
-                print(f"| {v} | " + " | ".join(cells) + " |")
-            print()
+            median_rows(names, loops, (op, typ), LOOP, ".0f")
         for v in equal:
             if (op, typ, v) not in runs or not k:
                 continue
@@ -198,7 +198,7 @@ def main(argv):
                 print(f"Where {v} and kwq spend them ({op}, {typ}; insns/op, median):\n")
                 print(f"| function | {v} | kwq |")
                 print("|---|---|---|")
-            rows = sorted(set(a) | set(b), key=lambda f: -max(med(a, f), med(b, f)))
+            rows = sorted(set(a) | set(b), key=lambda f: (-max(med(a, f), med(b, f)), f))
             for f in rows[:top]:
                 cells = f"| {f} | {med(a, f):.1f} | {med(b, f):.1f} |"
                 if have_mem:
