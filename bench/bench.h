@@ -168,6 +168,10 @@ struct bench_run {
 	struct fwq_wq_stats st0;	/* summed over wq[] at measure start */
 	struct fwq_wq_stats st1;
 	bool have_stats;
+	/* counters=0: the counted pass of S1/S2, or S4a's flushes after it */
+	struct fwq_wq_stats pr0;
+	struct fwq_wq_stats pr1;
+	bool have_probe;
 	struct fwq_lockstat *ls;	/* S3 */
 };
 

@@ -25,9 +25,11 @@
 # pre-seed mainline design, against fwq's flush=each, and 7.3's, with the
 # coalesced flush walk, against fwq's flush=coalesce, in one boot (the
 # report's fidelity rows).
-# S4a runs fwq with counters=0 (no wakeup counting, which kwq does not
-# pay either; its pwqs/flush and lock cycles are always counted): the
-# fidelity rows set it against kwq.
+# S1, S2 and S4a run fwq with counters=0: no wakeup or walk counting
+# while timed, which kwq does not pay either; their wakeups, pwqs and lock
+# cycles come from a counted pass of the same run (S1, S2: an eighth of
+# the items before the timed pass; S4a: 64 flushes after it; bench/README.md).
+# The fidelity rows set them against kwq. S4b, S4c, S5 and S6 run counted.
 # Variants run interleaved (A B C A B C ...) within one boot, --reps times
 # (default 7). Results go to results/bench-<timestamp>/: results.jsonl
 # (one JSON object per run), summary.md, table.txt and PNG plots
@@ -259,12 +261,12 @@ suite() {
 		enq|local)
 			for scope in $scopes; do
 				for v in $WAKE_VARIANTS; do
-					echo "scenario=s1 $cpus scope=$scope variant=$v items=$(n 20000) label=$boot"
+					echo "scenario=s1 $cpus scope=$scope variant=$v counters=0 items=$(n 20000) label=$boot"
 				done
 			done
 			echo "scenario=s1 $cpus target=kwq items=$(n 20000) label=$boot"
 			for v in $WAKE_VARIANTS; do
-				echo "scenario=s2 $cpus scope=cache variant=$v batch=16 items=$(n 20000) label=$boot"
+				echo "scenario=s2 $cpus scope=cache variant=$v counters=0 batch=16 items=$(n 20000) label=$boot"
 			done
 			echo "scenario=s2 $cpus target=kwq batch=16 items=$(n 20000) label=$boot"
 			[ "$full" = 1 ] || continue

@@ -742,8 +742,9 @@ def fidelity(data, designs):
                    "design's wake and kicked-list axes and S4a its flush axis, each on the "
                    f"baseline's other axes (`{BASE}`): an idle flush wakes no worker. S5's "
                    "flush does, so S5 runs the whole design (a suite without it: the flush "
-                   "axis, the walk's cost alone). S4a runs fwq with "
-                   "`counters=0`. fwq/kwq near 1.00x says the clone costs what the original "
+                   "axis, the walk's cost alone). S1, S2 and S4a run fwq with "
+                   "`counters=0`, their counts taken in a counted pass of the same run; "
+                   "S5 runs counted. fwq/kwq near 1.00x says the clone costs what the original "
                    "does; `make icount` counts the instructions of both without timing "
                    "noise.", "",
                    "| kernel | possible CPUs | scenario | metric | fwq variant | fwq | kwq | "

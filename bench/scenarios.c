@@ -869,6 +869,61 @@ static int bench_setup_threads(struct bench_run *run)
 	return 0;
 }
 
+/*
+ * A run with counters=0 counts nothing while it is timed (kwq counts
+ * nothing either): fwq counts wakeups, and its flush walk's pwq visits and
+ * lock cycles, only while the counters are on (src/wake.c, src/ops.h). The
+ * structure then comes from a counted pass of the same run, reported in
+ * place of the timed pass's:
+ * - S1 and S2: a pass of 1/BENCH_COUNT_PASS_DIV of the items before the
+ *   timed one, the same threads on the same workqueue;
+ * - S4a: BENCH_WALK_PROBE more flushes after the timed ones: the same
+ *   workqueue and idle pwqs, one flusher, so the same walk as every timed
+ *   flush.
+ * The other scenarios count nothing with counters=0.
+ */
+#define BENCH_COUNT_PASS_DIV	8
+#define BENCH_WALK_PROBE	64
+
+static int bench_count_pass(struct bench_run *run)
+{
+	unsigned int items = run->items, i;
+	int ret;
+
+	run->items = max(items / BENCH_COUNT_PASS_DIV, 1U);
+	fwq_counters_get();
+	run->have_probe = bench_stats(run, &run->pr0);
+	ret = bench_threads_run(run);
+	bench_flush(&run->wq[0]);
+	run->have_probe &= bench_stats(run, &run->pr1);
+	fwq_counters_put();
+	run->items = items;
+	/* the timed pass starts from nothing done */
+	for (i = 0; i < run->nthr; i++) {
+		struct bench_thread *t = &run->thr[i];
+
+		t->ret = 0;
+		t->ops = 0;
+		t->batch_ops = 0;
+		t->batch_ns = 0;
+		t->lat.n = 0;
+		t->lat2.n = 0;
+	}
+	return ret;
+}
+
+static void bench_walk_probe(struct bench_run *run)
+{
+	unsigned int i;
+
+	fwq_counters_get();
+	run->have_probe = bench_stats(run, &run->pr0);
+	for (i = 0; i < BENCH_WALK_PROBE; i++)
+		bench_flush(&run->wq[0]);
+	run->have_probe &= bench_stats(run, &run->pr1);
+	fwq_counters_put();
+}
+
 int bench_scenario_run(struct bench_run *run)
 {
 	const struct bench_spec *s = run->spec;
@@ -898,6 +953,12 @@ int bench_scenario_run(struct bench_run *run)
 		}
 	}
 
+	if (!s->counters && s->target == BT_FWQ &&
+	    (s->scenario == BS_S1 || s->scenario == BS_S2)) {
+		ret = bench_count_pass(run);
+		if (ret)
+			goto out;
+	}
 	if (s->scenario == BS_S3) {
 		ret = bench_lockstat_begin(run);
 		if (ret)
@@ -914,6 +975,9 @@ int bench_scenario_run(struct bench_run *run)
 	bench_stats(run, &run->st1);
 	if (s->counters && s->target == BT_FWQ)
 		fwq_counters_put();
+	if (!ret && !s->counters && s->target == BT_FWQ &&
+	    s->scenario == BS_S4A && run->have_stats)
+		bench_walk_probe(run);
 	if (s->scenario == BS_S3)
 		bench_lockstat_end(run);
 out:
@@ -1014,6 +1078,7 @@ static void report_stats(struct bench_out *o, struct bench_run *run)
 {
 	static const char * const site[] = FWQ_WAKE_SITE_NAMES;
 	struct fwq_wq_stats *a = &run->st0, *b = &run->st1;
+	bool counted = run->spec->counters;
 	u64 total = 0, locked = 0, queued, flushes, w;
 	char key[48];
 	unsigned int i, k;
@@ -1029,39 +1094,50 @@ static void report_stats(struct bench_out *o, struct bench_run *run)
 	bo_u64(o, "queued", queued);
 	bo_u64(o, "completed", b->completed - a->completed);
 	bo_u64(o, "flushes", flushes);
-	for (i = 0; i < FWQ_SITE_NR && !run->spec->counters; i++) {
-		for (k = 0; k < 2; k++) {
-			snprintf(key, sizeof(key), "wakeups_%s_%s", site[i],
-				 k ? "locked" : "unlocked");
-			bo_null(o, key);
-		}
+	/* counters=0: the counted pass stands for the timed one (see above) */
+	if (run->have_probe) {
+		a = &run->pr0;
+		b = &run->pr1;
+		queued = b->queued - a->queued;
+		flushes = b->flushes - a->flushes;
+		counted = true;
+		if (run->spec->scenario == BS_S4A)
+			bo_u64(o, "walk_probe_flushes", flushes);
+		else
+			bo_u64(o, "counted_pass_items", queued);
 	}
-	for (i = 0; i < FWQ_SITE_NR && run->spec->counters; i++) {
+	for (i = 0; i < FWQ_SITE_NR; i++) {
 		for (k = 0; k < 2; k++) {
-			w = b->wakeups[i][k] - a->wakeups[i][k];
 			snprintf(key, sizeof(key), "wakeups_%s_%s", site[i],
 				 k ? "locked" : "unlocked");
+			if (!counted) {
+				bo_null(o, key);
+				continue;
+			}
+			w = b->wakeups[i][k] - a->wakeups[i][k];
 			bo_u64(o, key, w);
 			total += w;
 			if (k)
 				locked += w;
 		}
 	}
-	if (run->spec->counters) {
+	if (counted) {
 		bo_u64(o, "wakeups", total);
 		bo_u64(o, "wakeups_under_lock", locked);
 		bo_ratio(o, "wakeups_per_item", total, queued);
 		bo_ratio(o, "wakeups_under_lock_per_item", locked, queued);
+		bo_ratio(o, "pwqs_visited_per_flush",
+			 b->flush_pwqs_visited - a->flush_pwqs_visited, flushes);
+		bo_ratio(o, "lock_cycles_per_flush",
+			 b->flush_lock_cycles - a->flush_lock_cycles, flushes);
 	} else {
 		bo_null(o, "wakeups");
 		bo_null(o, "wakeups_under_lock");
 		bo_null(o, "wakeups_per_item");
 		bo_null(o, "wakeups_under_lock_per_item");
+		bo_null(o, "pwqs_visited_per_flush");
+		bo_null(o, "lock_cycles_per_flush");
 	}
-	bo_ratio(o, "pwqs_visited_per_flush",
-		 b->flush_pwqs_visited - a->flush_pwqs_visited, flushes);
-	bo_ratio(o, "lock_cycles_per_flush",
-		 b->flush_lock_cycles - a->flush_lock_cycles, flushes);
 }
 
 static void report_lockstat(struct bench_out *o, struct bench_run *run)
