@@ -22,19 +22,48 @@
 #include "ops.h"
 #include "fwq_trace.h"
 
+/* the design's walk, called directly from the registry's switch */
+static __always_inline bool fwq_flush_walk(struct fwq_workqueue *wq,
+					   int flush_color, int work_color)
+{
+	return FWQ_FLUSH_VARIANTS(__FWQ_FLUSH_WALK_TERM) false;
+}
+
 /*
- * Prepare pwqs for a flush: arm @flush_color and/or advance to @work_color.
- * The walk's visits and lock cycles are added to @by, the flusher that runs
- * it (fwq_flush_end).
- * Return: true if something must be waited for; if not, and flushing, the
- * first flusher has been completed already.
+ * The walk while the counters are on (fwq_flush_count_cycle(), ops.h): its
+ * visits and lock cycles are added to @by, the flusher that runs it
+ * (fwq_flush_end). Out of line, so that the walk with the counters off
+ * keeps nothing across it.
  */
-static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
-				struct fwq_flusher *by, int flush_color,
-				int work_color)
+static noinline bool fwq_flush_walk_counted(struct fwq_workqueue *wq,
+					    struct fwq_flusher *by,
+					    int flush_color, int work_color)
 {
 	u64 visited = wq->flush_pwqs_visited;
 	u64 cycles = wq->flush_lock_cycles;
+	bool wait = fwq_flush_walk(wq, flush_color, work_color);
+
+	/* a walk that the key's switch cut in two is not the flusher's */
+	if (fwq_counters_on()) {
+		by->pwqs_visited += wq->flush_pwqs_visited - visited;
+		by->lock_cycles += wq->flush_lock_cycles - cycles;
+	}
+	return wait;
+}
+
+/*
+ * Prepare pwqs for a flush: arm @flush_color and/or advance to @work_color.
+ * Inline in every caller, so that fwq_flush_workqueue() calls the walk
+ * itself, as mainline's __flush_workqueue() calls the function that holds
+ * its loop.
+ * Return: true if something must be waited for; if not, and flushing, the
+ * first flusher has been completed already.
+ */
+static __always_inline bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
+						struct fwq_flusher *by,
+						int flush_color,
+						int work_color)
+{
 	bool wait;
 
 	lockdep_assert_held(&wq->mutex);
@@ -45,9 +74,10 @@ static bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
 		atomic_set(&wq->nr_pwqs_to_flush, 1);	/* bias */
 	}
 
-	wait = FWQ_FLUSH_VARIANTS(__FWQ_FLUSH_WALK_TERM) false;
-	by->pwqs_visited += wq->flush_pwqs_visited - visited;
-	by->lock_cycles += wq->flush_lock_cycles - cycles;
+	if (fwq_counters_on())
+		wait = fwq_flush_walk_counted(wq, by, flush_color, work_color);
+	else
+		wait = fwq_flush_walk(wq, flush_color, work_color);
 
 	if (flush_color >= 0 && atomic_dec_and_test(&wq->nr_pwqs_to_flush))
 		fwq_wake_complete(&wq->first_flusher->done,

@@ -54,7 +54,7 @@ static bool fwq_flush_walk_node(struct fwq_workqueue *wq,
 	LIST_HEAD(todo);
 
 	raw_spin_lock_irq(&fpn->lock);
-	wq->flush_lock_cycles++;
+	fwq_flush_count_cycle(wq);
 	if (work_color >= 0) {
 		fwq_check(work_color == fwq_work_next_color(fpn->work_color),
 			  "%s: node colour %d does not advance to %d", wq->name,

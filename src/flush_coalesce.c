@@ -19,7 +19,7 @@ bool fwq_flush_coalesce_walk(struct fwq_workqueue *wq, int flush_color,
 		struct fwq_pool *pool = pwq->pool;
 
 		fwq_pool_lock_irq(pool);
-		wq->flush_lock_cycles++;
+		fwq_flush_count_cycle(wq);
 		do {
 			wait |= fwq_flush_visit(wq, pwq, flush_color,
 						work_color);

@@ -13,7 +13,7 @@ bool fwq_flush_each_walk(struct fwq_workqueue *wq, int flush_color,
 
 	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
 		fwq_pool_lock_irq(pwq->pool);
-		wq->flush_lock_cycles++;
+		fwq_flush_count_cycle(wq);
 		wait |= fwq_flush_visit(wq, pwq, flush_color, work_color);
 		fwq_pool_unlock_irq(pwq->pool);
 	}

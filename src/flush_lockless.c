@@ -77,7 +77,7 @@ bool fwq_flush_lockless_walk(struct fwq_workqueue *wq, int flush_color,
 			continue;
 
 		raw_spin_lock_irq(&fpn->lock);
-		wq->flush_lock_cycles++;
+		fwq_flush_count_cycle(wq);
 		list_splice_init(&fpn->pwqs, &todo);
 		raw_spin_unlock_irq(&fpn->lock);
 		wait |= fwq_fpn_visit(wq, fpn, &todo, flush_color, work_color,

@@ -92,7 +92,7 @@ bool fwq_fpn_visit(struct fwq_workqueue *wq, struct fwq_flush_pnode *fpn,
 		struct fwq_pool *pool = pwq->pool;
 
 		fwq_pool_lock_irq(pool);
-		wq->flush_lock_cycles++;
+		fwq_flush_count_cycle(wq);
 		do {
 			fwq_check(work_color < 0 ||
 				  work_color == fwq_work_next_color(pwq->work_color) ||
@@ -117,7 +117,7 @@ bool fwq_fpn_visit(struct fwq_workqueue *wq, struct fwq_flush_pnode *fpn,
 
 	if (!list_empty(&keep)) {
 		raw_spin_lock_irq(&fpn->lock);
-		wq->flush_lock_cycles++;
+		fwq_flush_count_cycle(wq);
 		list_splice_tail(&keep, &fpn->pwqs);
 		raw_spin_unlock_irq(&fpn->lock);
 	}

@@ -190,25 +190,29 @@ TRACE_EVENT(fwq_flush_start,
  * A walk is counted by the flusher that ran it (the first flusher runs the
  * cascade's walks for the others), so over any stretch of time the sums of
  * pwqs_visited and lock_cycles equal the growth of flush_pwqs_visited and
- * flush_lock_cycles in debugfs stats.
+ * flush_lock_cycles in debugfs stats. The walks count only while the
+ * counters are on: enabling the event turns them on
+ * (fwq_trace_counters_reg(), src/wake.c).
  */
-TRACE_EVENT(fwq_flush_end,
-	    TP_PROTO(struct fwq_workqueue *wq, int color, u64 pwqs_visited,
-		     u64 lock_cycles),
-	    TP_ARGS(wq, color, pwqs_visited, lock_cycles),
-	    TP_STRUCT__entry(__array(char, workqueue, FWQ_NAME_LEN)
-			     __field(int, color)
-			     __field(u64, pwqs_visited)
-			     __field(u64, lock_cycles)
-			     ),
-	    TP_fast_assign(strscpy(__entry->workqueue, wq->name, FWQ_NAME_LEN);
-			   __entry->color = color;
-			   __entry->pwqs_visited = pwqs_visited;
-			   __entry->lock_cycles = lock_cycles;
-			   ),
-	    TP_printk("workqueue=%s color=%d pwqs_visited=%llu lock_cycles=%llu",
-		      __entry->workqueue, __entry->color,
-		      __entry->pwqs_visited, __entry->lock_cycles)
+TRACE_EVENT_FN(fwq_flush_end,
+	       TP_PROTO(struct fwq_workqueue *wq, int color, u64 pwqs_visited,
+			u64 lock_cycles),
+	       TP_ARGS(wq, color, pwqs_visited, lock_cycles),
+	       TP_STRUCT__entry(__array(char, workqueue, FWQ_NAME_LEN)
+				__field(int, color)
+				__field(u64, pwqs_visited)
+				__field(u64, lock_cycles)
+				),
+	       TP_fast_assign(strscpy(__entry->workqueue, wq->name,
+				      FWQ_NAME_LEN);
+			      __entry->color = color;
+			      __entry->pwqs_visited = pwqs_visited;
+			      __entry->lock_cycles = lock_cycles;
+			      ),
+	       TP_printk("workqueue=%s color=%d pwqs_visited=%llu lock_cycles=%llu",
+			 __entry->workqueue, __entry->color,
+			 __entry->pwqs_visited, __entry->lock_cycles),
+	       fwq_trace_counters_reg, fwq_trace_counters_unreg
 );
 
 /*
@@ -222,7 +226,7 @@ TRACE_EVENT(fwq_flush_end,
  * Every wakeup fwq issues, from fwq_wake_task() or fwq_wake_count(), right
  * where debugfs stats count it: per workqueue the events with locked=1 add up to the
  * wake_*_locked counters. Enabling the event turns the counters on
- * (fwq_wakeup_reg(), src/wake.c), which @locked needs.
+ * (fwq_trace_counters_reg(), src/wake.c), which @locked needs.
  */
 TRACE_EVENT_FN(fwq_wakeup,
 	       TP_PROTO(struct task_struct *task, struct fwq_workqueue *wq,
@@ -242,7 +246,7 @@ TRACE_EVENT_FN(fwq_wakeup,
 	       TP_printk("workqueue=%s pid=%d site=%s locked=%d",
 			 __entry->workqueue, __entry->pid,
 			 fwq_show_site(__entry->site), __entry->locked),
-	       fwq_wakeup_reg, fwq_wakeup_unreg
+	       fwq_trace_counters_reg, fwq_trace_counters_unreg
 );
 
 /*

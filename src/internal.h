@@ -339,7 +339,10 @@ struct fwq_flusher {
 	int			flush_color;	/* WQ */
 	struct completion	done;
 	struct task_struct	*task;		/* I: the flusher, for counting */
-	/* WQ: what the walks this caller ran did (tracepoint fwq_flush_end) */
+	/*
+	 * WQ: what the walks this caller ran did (tracepoint fwq_flush_end),
+	 * counted while fwq_counters_key is on
+	 */
 	u64			pwqs_visited;
 	u64			lock_cycles;
 };
@@ -377,7 +380,7 @@ struct fwq_workqueue {
 
 	char			name[FWQ_NAME_LEN]; /* I */
 
-	/* flush counters, WQ */
+	/* flush counters, WQ; the walk's two only while fwq_counters_key is on */
 	u64			nr_flushes;
 	u64			flush_pwqs_visited;
 	u64			flush_lock_cycles;
@@ -836,8 +839,8 @@ static inline void fwq_wake_batch_issue(struct fwq_wake_batch *wb)
 	__fwq_wake_batch_issue(wb);
 }
 
-int fwq_wakeup_reg(void);
-void fwq_wakeup_unreg(void);
+int fwq_trace_counters_reg(void);
+void fwq_trace_counters_unreg(void);
 
 /*
  * Drop pool->lock taken with IRQs off and issue the wakeups collected under

@@ -74,10 +74,10 @@ struct fwq_kicked_ops {
  * fwq_flush_NAME_walk(), called directly from a switch that the registry
  * generates (fwq_flush_prep_pwqs(), src/flush.c), as the wake design's
  * kick is: under wq->mutex, visit pwqs under their pool locks, calling
- * fwq_flush_visit(), and add every lock acquisition (pool and strategy
- * locks) to wq->flush_lock_cycles; return true if any pwq must be waited
- * for. The hooks above are called through the pointers: none is on the
- * path of a flush.
+ * fwq_flush_visit(), and count every lock acquisition (pool and strategy
+ * locks) with fwq_flush_count_cycle(); return true if any pwq must be
+ * waited for. The hooks above are called through the pointers: none is on
+ * the path of a flush.
  */
 struct fwq_flush_ops {
 	const char *desc;
@@ -127,6 +127,20 @@ static inline struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
 					entry);
 }
 
+/*
+ * The walk counters, wq->flush_pwqs_visited and wq->flush_lock_cycles, are
+ * kept only while fwq_counters_key is on, as the wakeup counters are:
+ * mainline's walk counts nothing, and with the key off each count is a
+ * patched-out jump, so the walk's loop keeps its registers and makes no
+ * memory access that mainline's does not. Under wq->mutex, which every
+ * walk holds.
+ */
+static __always_inline void fwq_flush_count_cycle(struct fwq_workqueue *wq)
+{
+	if (fwq_counters_on())
+		wq->flush_lock_cycles++;
+}
+
 /**
  * fwq_flush_visit - the per-pwq step of a flush preparation
  * @wq: the workqueue
@@ -149,7 +163,8 @@ static __always_inline bool fwq_flush_visit(struct fwq_workqueue *wq,
 	/* H8 reproducer: the broken "skip idle pwqs" optimisation */
 	if (fwq_dbg_flush_skips(pwq))
 		return false;
-	wq->flush_pwqs_visited++;
+	if (fwq_counters_on())
+		wq->flush_pwqs_visited++;
 
 	if (flush_color >= 0) {
 		fwq_check(pwq->flush_color == -1, "pwq of %s already flushing",

@@ -94,9 +94,9 @@ void fwq_stats_show(struct seq_file *m)
 	int s;
 
 	/*
-	 * A stats reader is an observer: the first read turns the wakeup
-	 * counters on for the rest of the module's life (fwq_counters_get()),
-	 * so they count from then on.
+	 * A stats reader is an observer: the first read turns the wakeup and
+	 * flush walk counters on for the rest of the module's life
+	 * (fwq_counters_get()), so they count from then on.
 	 */
 	if (!atomic_xchg(&reader_seen, 1))
 		fwq_counters_get();

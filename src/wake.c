@@ -57,12 +57,15 @@ static void fwq_counters_reset_depth(void *unused)
 }
 
 /**
- * fwq_counters_get - turn the wakeup counters and the lock depth on
+ * fwq_counters_get - turn the wakeup and walk counters and the lock depth on
  *
- * Counted: wakeups by workqueue, site and lock state, and the deferred
- * wakeups issued under a pool lock. Off by default, as mainline has none of
- * them; each call holds them on until its fwq_counters_put(). What happens
- * between is counted exactly: on return, every CPU keeps the depth.
+ * Counted: wakeups by workqueue, site and lock state, the deferred wakeups
+ * issued under a pool lock, and the flush walks' pwq visits and lock
+ * cycles (fwq_flush_count_cycle(), src/ops.h). Off by default, as mainline
+ * has none of them; each call holds them on until its fwq_counters_put().
+ * What happens between is counted exactly: on return, every CPU keeps the
+ * depth. A flush walk running across the switch is counted in part, and
+ * not given to its flusher (fwq_flush_end).
  *
  * Context: process context, may sleep.
  */
@@ -88,14 +91,17 @@ void fwq_counters_put(void)
 }
 EXPORT_SYMBOL_GPL(fwq_counters_put);
 
-/* the fwq_wakeup tracepoint's reg and unreg: its @locked needs the depth */
-int fwq_wakeup_reg(void)
+/*
+ * The reg and unreg of the tracepoints that report counts: fwq_wakeup's
+ * @locked needs the depth, fwq_flush_end's the walk counters.
+ */
+int fwq_trace_counters_reg(void)
 {
 	fwq_counters_get();
 	return 0;
 }
 
-void fwq_wakeup_unreg(void)
+void fwq_trace_counters_unreg(void)
 {
 	fwq_counters_put();
 }

@@ -53,12 +53,15 @@ enum fwq_wake_site {
  * @started: items whose execution started
  * @completed: items whose execution finished
  * @flushes: fwq_flush_workqueue() calls (drain passes included)
- * @flush_pwqs_visited: pwqs visited by flushes, in total
+ * @flush_pwqs_visited: pwqs visited by flushes, in total, while the
+ *	counters are on (fwq_counters_get())
  * @flush_lock_cycles: lock acquisitions made by flush walks, in total: pool
- *	locks, and the per-node list locks of flush=active
+ *	locks, and the per-node list locks of flush=active; while the
+ *	counters are on
  * @wakeups: wakeups issued on behalf of this workqueue, by site and
  *	by whether a pool lock was held at the wakeup call
- *	([site][0] = no lock held, [site][1] = under a pool lock)
+ *	([site][0] = no lock held, [site][1] = under a pool lock); while the
+ *	counters are on
  * @repatriated: idle workers of a non-strict unbound pool that a kick
  *	steered back into their pod, summed over the workqueue's current
  *	pwqs
@@ -117,9 +120,10 @@ struct fwq_lockstat {
 };
 
 /**
- * fwq_counters_get - turn the wakeup counters (@wakeups of struct
- *	fwq_wq_stats, debugfs "stats") on, until the matching
- *	fwq_counters_put(); kernel-doc in src/wake.c
+ * fwq_counters_get - turn the wakeup and flush walk counters (@wakeups,
+ *	@flush_pwqs_visited and @flush_lock_cycles of struct fwq_wq_stats,
+ *	debugfs "stats") on, until the matching fwq_counters_put();
+ *	kernel-doc in src/wake.c
  */
 void fwq_counters_get(void);
 void fwq_counters_put(void);
