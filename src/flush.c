@@ -9,7 +9,7 @@
  * struct fwq_flush_ops in a file of its own, listed in the registry
  * (include/fwq/variants.h): flush_each.c, flush_coalesce.c,
  * flush_active.c and flush_lockless.c, each walk called directly from the
- * registry's switch (fwq_flush_prep_pwqs()). As with every design, a flush
+ * registry's switch (fwq_flush_walk()). As with every design, a flush
  * with nothing in flight still completes its flusher and counts a flush
  * wakeup (fwq_flush_prep_pwqs()).
  */

@@ -72,7 +72,7 @@ struct fwq_kicked_ops {
  *
  * The walk is a function named after the registry's name,
  * fwq_flush_NAME_walk(), called directly from a switch that the registry
- * generates (fwq_flush_prep_pwqs(), src/flush.c), as the wake design's
+ * generates (fwq_flush_walk(), src/flush.c), as the wake design's
  * kick is: under wq->mutex, visit pwqs under their pool locks, calling
  * fwq_flush_visit(), and count every lock acquisition (pool and strategy
  * locks) with fwq_flush_count_cycle(); return true if any pwq must be

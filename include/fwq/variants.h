@@ -129,7 +129,7 @@
 	pool->attrs.kicked == FWQ_KICKED_##id ?				\
 		fwq_kicked_##name##_park(pool, worker) :
 /*
- * fwq_flush_prep_pwqs()'s dispatch to the workqueue's flush design
+ * fwq_flush_walk()'s dispatch to the workqueue's flush design
  * (src/flush.c), likewise; the terms name its locals (wq, flush_color,
  * work_color).
  */
