@@ -8,7 +8,10 @@
 #
 # KCSAN reports are judged one by one: a report in which no frame is fwq's
 # (no "[fwq...]" module tag, no fwq_ function in the title or a frame) is a
-# race inside the kernel itself, which fwq cannot cause or mend. Its title
+# race inside the kernel itself, which fwq cannot cause or mend. In an
+# access made "by interrupt", the frames below the interrupt's entry
+# (asm_sysvec_*, asm_common_interrupt, ...) are the code it interrupted,
+# not the access's: they do not count. Its title
 # line goes to FILE (--foreign; default: dropped) instead of the output.
 # Only the title of such a report is held back: any other badness line
 # printed in between (a WARNING from another CPU, say) still counts. A
@@ -75,7 +78,16 @@ function flush_held(is_foreign,    i) {
 			flush_held(!ours)
 			next
 		}
-		if (msg ~ /\[fwq[a-z0-9_]*\]/ || msg ~ /(^|[^a-z0-9_])fwq_[a-z0-9_]*\+0x/)
+		# an access: "read to ADDR of N bytes by interrupt on cpu C:"
+		if (msg ~ /^(read|write)[^:]* by (task [0-9]+|interrupt) on cpu [0-9]+:$/) {
+			in_irq = (msg ~ / by interrupt on cpu /)
+			interrupted = 0
+			next
+		}
+		if (in_irq && msg ~ /^ *asm_[a-z0-9_]*(interrupt|sysvec_[a-z0-9_]*)\+0x/)
+			interrupted = 1
+		if (!interrupted &&
+		    (msg ~ /\[fwq[a-z0-9_]*\]/ || msg ~ /(^|[^a-z0-9_])fwq_[a-z0-9_]*\+0x/))
 			ours = 1
 		next
 	}
@@ -89,6 +101,8 @@ function flush_held(is_foreign,    i) {
 	}
 	if (msg ~ /^BUG: KCSAN: /) {
 		inrep = 1
+		in_irq = 0
+		interrupted = 0
 		nheld = 1
 		held[1] = line
 		ours = (msg ~ /(^|[^a-z0-9_])fwq_[a-z0-9_]/)

@@ -24,7 +24,8 @@
 #   int3_real             the same oops with the int3 really there: 3
 #   missing plan          setup error, exits 2
 # and, on the host, that console-scan.sh holds back a KCSAN report only
-# when no frame in it is fwq's, and that stale-int3.sh tells the emulator
+# when no frame of its accesses is fwq's (an interrupt's: above its
+# entry), and that stale-int3.sh tells the emulator
 # fault from other oopses (fixtures in tests/selfcheck/console/).
 # Prints "ok"/"not ok" per case and "N passed, N failed"; exit 1 on failure.
 # Usage: selfcheck.sh [OUT] (default results/<timestamp>-selfcheck).
@@ -99,6 +100,8 @@ scan kcsan-foreign 0 1
 scan kcsan-fwq 1 0
 scan kcsan-foreign-warn 1 1
 scan kcsan-cut 1 0
+scan kcsan-irq-foreign 0 1
+scan kcsan-irq-fwq 1 0
 scan cpumask-fail 0 0
 scan cpumask-fail-warn 1 0
 # stale NAME RC: stale-int3.sh on tests/selfcheck/console/NAME.log must
