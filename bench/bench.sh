@@ -27,8 +27,9 @@
 # report's fidelity rows).
 # S1, S2 and S4a run fwq with counters=0: no wakeup or walk counting
 # while timed, which kwq does not pay either; their wakeups, pwqs and lock
-# cycles come from a counted pass of the same run (S1, S2: an eighth of
-# the items before the timed pass; S4a: 64 flushes after it; bench/README.md).
+# cycles come from a counted pass of the same run (S1, S2: the first pass,
+# an eighth of the items before the timed one, which kwq's runs make too;
+# S4a: 64 flushes after it; bench/README.md).
 # The fidelity rows set them against kwq. S4b, S4c, S5 and S6 run counted.
 # Variants run interleaved (A B C A B C ...) within one boot, --reps times
 # (default 7). Results go to results/bench-<timestamp>/: results.jsonl

@@ -875,28 +875,36 @@ static int bench_setup_threads(struct bench_run *run)
  * lock cycles, only while the counters are on (src/wake.c, src/ops.h). The
  * structure then comes from a counted pass of the same run, reported in
  * place of the timed pass's:
- * - S1 and S2: a pass of 1/BENCH_COUNT_PASS_DIV of the items before the
- *   timed one, the same threads on the same workqueue;
+ * - S1 and S2: the first pass, 1/BENCH_FIRST_PASS_DIV of the items before
+ *   the timed pass, the same threads on the same workqueue. Every S1 and
+ *   S2 run makes it, whatever its target, so that fwq and kwq start their
+ *   timed pass alike; only fwq's with counters=0 counts.
  * - S4a: BENCH_WALK_PROBE more flushes after the timed ones: the same
  *   workqueue and idle pwqs, one flusher, so the same walk as every timed
  *   flush.
  * The other scenarios count nothing with counters=0.
  */
-#define BENCH_COUNT_PASS_DIV	8
+#define BENCH_FIRST_PASS_DIV	8
 #define BENCH_WALK_PROBE	64
 
-static int bench_count_pass(struct bench_run *run)
+static int bench_first_pass(struct bench_run *run)
 {
+	const struct bench_spec *s = run->spec;
+	bool count = !s->counters && s->target == BT_FWQ;
 	unsigned int items = run->items, i;
 	int ret;
 
-	run->items = max(items / BENCH_COUNT_PASS_DIV, 1U);
-	fwq_counters_get();
-	run->have_probe = bench_stats(run, &run->pr0);
+	run->items = max(items / BENCH_FIRST_PASS_DIV, 1U);
+	if (count) {
+		fwq_counters_get();
+		run->have_probe = bench_stats(run, &run->pr0);
+	}
 	ret = bench_threads_run(run);
 	bench_flush(&run->wq[0]);
-	run->have_probe &= bench_stats(run, &run->pr1);
-	fwq_counters_put();
+	if (count) {
+		run->have_probe &= bench_stats(run, &run->pr1);
+		fwq_counters_put();
+	}
 	run->items = items;
 	/* the timed pass starts from nothing done */
 	for (i = 0; i < run->nthr; i++) {
@@ -953,9 +961,8 @@ int bench_scenario_run(struct bench_run *run)
 		}
 	}
 
-	if (!s->counters && s->target == BT_FWQ &&
-	    (s->scenario == BS_S1 || s->scenario == BS_S2)) {
-		ret = bench_count_pass(run);
+	if (s->scenario == BS_S1 || s->scenario == BS_S2) {
+		ret = bench_first_pass(run);
 		if (ret)
 			goto out;
 	}

@@ -131,9 +131,8 @@ static inline struct fwq_worker *fwq_first_idle_worker(struct fwq_pool *pool)
  * The walk counters, wq->flush_pwqs_visited and wq->flush_lock_cycles, are
  * kept only while fwq_counters_key is on, as the wakeup counters are:
  * mainline's walk counts nothing, and with the key off each count is a
- * patched-out jump, so the walk's loop keeps its registers and makes no
- * memory access that mainline's does not. Under wq->mutex, which every
- * walk holds.
+ * patched-out jump, with no load or store of either. Under wq->mutex,
+ * which every walk holds.
  */
 static __always_inline void fwq_flush_count_cycle(struct fwq_workqueue *wq)
 {
