@@ -44,6 +44,10 @@ APPEND ?=
 KMAKE := $(FWQ_TOP)/scripts/toolchain.sh $(KDIR) -- $(MAKE)
 KBUILD_ARGS := -C $(KDIR) M=$(FWQ_TOP) FWQ_TESTS=$(FWQ_TESTS) \
 	$(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
+# kbuild on every core, unless the caller chose (make -jN): a plain make
+# would build the tree's 74 objects one at a time. Expanded in the recipe,
+# where MAKEFLAGS holds the -j.
+KBUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
 .PHONY: all modules clean distclean check lint deps selfcheck-harness \
 	dkms-check dkms-install dkms-uninstall vm kernel version kdir help icount
@@ -53,7 +57,7 @@ all: modules
 
 ## build fwq.ko, fwq_bench.ko and the test modules for KERNEL (or KDIR)
 modules: kdir
-	+$(KMAKE) $(KBUILD_ARGS) modules
+	+$(KMAKE) $(KBUILD_JOBS) $(KBUILD_ARGS) modules
 
 # Kbuild's clean deletes every file named like a build product under M=,
 # skipping only the directories RCS_FIND_IGNORE prunes: results/ and
