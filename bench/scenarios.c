@@ -887,6 +887,19 @@ static int bench_setup_threads(struct bench_run *run)
 #define BENCH_FIRST_PASS_DIV	8
 #define BENCH_WALK_PROBE	64
 
+/* the counted pass's bracket: the counters on, the stats before and after */
+static void bench_probe_begin(struct bench_run *run)
+{
+	fwq_counters_get();
+	run->have_probe = bench_stats(run, &run->pr0);
+}
+
+static void bench_probe_end(struct bench_run *run)
+{
+	run->have_probe &= bench_stats(run, &run->pr1);
+	fwq_counters_put();
+}
+
 static int bench_first_pass(struct bench_run *run)
 {
 	const struct bench_spec *s = run->spec;
@@ -895,16 +908,12 @@ static int bench_first_pass(struct bench_run *run)
 	int ret;
 
 	run->items = max(items / BENCH_FIRST_PASS_DIV, 1U);
-	if (count) {
-		fwq_counters_get();
-		run->have_probe = bench_stats(run, &run->pr0);
-	}
+	if (count)
+		bench_probe_begin(run);
 	ret = bench_threads_run(run);
 	bench_flush(&run->wq[0]);
-	if (count) {
-		run->have_probe &= bench_stats(run, &run->pr1);
-		fwq_counters_put();
-	}
+	if (count)
+		bench_probe_end(run);
 	run->items = items;
 	/* the timed pass starts from nothing done */
 	for (i = 0; i < run->nthr; i++) {
@@ -924,12 +933,10 @@ static void bench_walk_probe(struct bench_run *run)
 {
 	unsigned int i;
 
-	fwq_counters_get();
-	run->have_probe = bench_stats(run, &run->pr0);
+	bench_probe_begin(run);
 	for (i = 0; i < BENCH_WALK_PROBE; i++)
 		bench_flush(&run->wq[0]);
-	run->have_probe &= bench_stats(run, &run->pr1);
-	fwq_counters_put();
+	bench_probe_end(run);
 }
 
 int bench_scenario_run(struct bench_run *run)
