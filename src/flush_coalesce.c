@@ -11,23 +11,35 @@
 bool fwq_flush_coalesce_walk(struct fwq_workqueue *wq, int flush_color,
 			     int work_color)
 {
-	struct fwq_pwq *pwq = list_first_entry(&wq->pwqs, struct fwq_pwq,
-					       pwqs_node);
+	struct fwq_pool *pool;
+	struct fwq_pwq *pwq;
 	bool wait = false;
 
-	while (!list_entry_is_head(pwq, &wq->pwqs, pwqs_node)) {
-		struct fwq_pool *pool = pwq->pool;
-
-		fwq_pool_lock_irq(pool);
-		fwq_flush_count_cycle(wq);
-		do {
-			wait |= fwq_flush_visit(wq, pwq, flush_color,
-						work_color);
-			pwq = list_next_entry(pwq, pwqs_node);
-		} while (!list_entry_is_head(pwq, &wq->pwqs, pwqs_node) &&
-			 pwq->pool == pool);
-		fwq_pool_unlock_irq(pool);
+	if (list_empty(&wq->pwqs))
+		return false;
+	/*
+	 * One loop that holds the lock of the current pwq's pool throughout
+	 * and switches it where the pool changes: fewer live values than a
+	 * walk of runs of one pool inside the walk of the list, which gcc
+	 * spills around the lock calls.
+	 */
+	pwq = list_first_entry(&wq->pwqs, struct fwq_pwq, pwqs_node);
+	pool = pwq->pool;
+	fwq_pool_lock_irq(pool);
+	fwq_flush_count_cycle(wq);
+	while (true) {
+		wait |= fwq_flush_visit(wq, pwq, flush_color, work_color);
+		if (list_is_last(&pwq->pwqs_node, &wq->pwqs))
+			break;
+		pwq = list_next_entry(pwq, pwqs_node);
+		if (pwq->pool != pool) {
+			fwq_pool_unlock_irq(pool);
+			pool = pwq->pool;
+			fwq_pool_lock_irq(pool);
+			fwq_flush_count_cycle(wq);
+		}
 	}
+	fwq_pool_unlock_irq(pool);
 	return wait;
 }
 

@@ -168,7 +168,8 @@ static __always_inline bool fwq_flush_visit(struct fwq_workqueue *wq,
 	if (flush_color >= 0) {
 		fwq_check(pwq->flush_color == -1, "pwq of %s already flushing",
 			  wq->name);
-		if (pwq->nr_in_flight[flush_color]) {
+		/* unsigned: a 32-bit index needs no sign extension */
+		if (pwq->nr_in_flight[(unsigned int)flush_color]) {
 			pwq->flush_color = flush_color;
 			atomic_inc(&wq->nr_pwqs_to_flush);
 			wait = true;
