@@ -19,10 +19,12 @@
  *	name and enum value come from the registry (include/fwq/variants.h)
  * @desc: one line for debugfs "variants"
  *
- * Its hook is a function named after the registry's name, called
- * directly from a switch that the registry generates (fwq_kick_pool(),
- * src/wake.c), not through a pointer: a kick costs what mainline's
- * kick_pool() does, no indirect call (a retpoline where those are on).
+ * Its hook is an __always_inline function named after the registry's
+ * name, dispatched by a chain that the registry generates
+ * (fwq_kick_pool(), src/wake.c), not through a pointer. wake.o compiles
+ * every wake_*.c and kicked_*.c (src/Kbuild), so the hooks inline there,
+ * as mainline's kick_pool() has its pick inline: no call, and no indirect
+ * call (a retpoline where those are on).
  *
  * fwq_wake_NAME_kick(): under pool->lock, hand the picked @worker to the
  * wakeup mechanism. It runs before the kicked_list design's park, and may
@@ -113,8 +115,9 @@ extern const struct fwq_flush_ops fwq_flush_ops_first_,
 /*
  * The wake and kicked_list hooks of every registered design:
  * fwq_wake_NAME_kick(), fwq_kicked_NAME_pick() and fwq_kicked_NAME_park(),
- * each defined in the design's own file, declared from the registry
- * (the generators are in include/fwq/variants.h).
+ * each defined __always_inline in the design's own file, which wake.c
+ * includes, and declared from the registry (the generators are in
+ * include/fwq/variants.h).
  */
 FWQ_WAKE_VARIANTS(__FWQ_WAKE_HOOK_DECL)
 FWQ_KICKED_VARIANTS(__FWQ_KICKED_HOOK_DECL)

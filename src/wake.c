@@ -220,8 +220,9 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 		return false;
 	/*
 	 * The pool's designs, dispatched by a chain the registry generates
-	 * (include/fwq/variants.h): direct calls, where a pointer in the ops
-	 * would cost an indirect call each (src/ops.h)
+	 * (include/fwq/variants.h) to their hooks, which this unit compiles
+	 * (kick_designs.h, at the end) and inlines: no call, where a pointer
+	 * in the ops would cost an indirect call each (src/ops.h)
 	 */
 	worker = FWQ_KICKED_VARIANTS(__FWQ_KICKED_PICK_TERM) NULL;
 	if (!worker)
@@ -264,3 +265,10 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 	fwq_dbg_force_cull_kick(pool);
 	return true;
 }
+
+/*
+ * The wake and kicked_list designs, each a file of its own (src/Kbuild
+ * lists every wake_*.c and kicked_*.c here): compiled in this unit, so
+ * that fwq_kick_pool() inlines their hooks.
+ */
+#include "kick_designs.h"
