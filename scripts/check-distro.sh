@@ -100,7 +100,7 @@ step() {
 
 	shift
 	n=$((n + 1))
-	start=$(fwq_now)
+	start=$(fwq_mark)
 	# in the background, so that set -e holds inside the step (it is off
 	# in a function called on the left of ||)
 	"$@" > "$out/$name.log" 2>&1 < /dev/null &

@@ -76,7 +76,7 @@ timed() {
 	local name=$1 log=$2 start rc
 
 	shift 2
-	start=$(fwq_now)
+	start=$(fwq_mark)
 	"$@" < /dev/null > "$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -110,7 +110,7 @@ run_vm() {
 	shift 3
 	name=$preset.$(basename "$plan" .plan)
 	out=$FWQ_CHECK_DIR/$name
-	start=$(fwq_now)
+	start=$(fwq_mark)
 	FWQ_VM_QUIET=1 scripts/vm-run.sh --preset "$preset" --plan "$plan" \
 		--timeout "$to" --out "$out" "$@" < /dev/null \
 		> "$FWQ_CHECK_DIR/$name.log" 2>&1
@@ -202,7 +202,7 @@ check_pass() {
 	fi
 
 	if [ "${FWQ_CHECK_SKIP_LINT:-0}" != 1 ]; then
-		start=$(fwq_now)
+		start=$(fwq_mark)
 		# shellcheck disable=SC2086 # lint checks are words
 		scripts/lint.sh $lint > "$FWQ_CHECK_DIR/lint.txt" 2>&1
 		show "$FWQ_CHECK_DIR/lint.txt"

@@ -387,20 +387,59 @@ fwq_now() {
 	date +%s.%N
 }
 
-# fwq_elapsed START: seconds since START (from fwq_now), one decimal.
+# fwq_elapsed START: seconds since START (from fwq_now or fwq_mark), one
+# decimal.
 fwq_elapsed() {
-	awk -v s="$1" -v e="$(fwq_now)" 'BEGIN { printf "%.1f", e - s }'
+	awk -v s="${1%%:*}" -v e="$(fwq_now)" 'BEGIN { printf "%.1f", e - s }'
+}
+
+# fwq_cpu_ticks PID: the CPU time of process PID and of the children it
+# has waited for (utime + stime + cutime + cstime of /proc/PID/stat), in
+# clock ticks. A child's time reaches its parent's cutime when the parent
+# reaps it, so a shell's count after a command includes the whole tree.
+fwq_cpu_ticks() {
+	local line rest
+
+	read -r line < "/proc/$1/stat" || { echo 0; return; }
+	rest=${line##*) }
+	# shellcheck disable=SC2086 # split into the fields after comm
+	set -- $rest
+	echo $((${12} + ${13} + ${14} + ${15}))
+}
+
+# fwq_mark: fwq_now and the calling shell's CPU ticks (fwq_cpu_ticks), as
+# WALL:TICKS, for START=$(fwq_mark); fwq_lane_time then also records the
+# CPU seconds the lane's processes used. Called in a command substitution,
+# whose shell's parent is the caller.
+fwq_mark() {
+	local line rest
+
+	read -r line < "/proc/$BASHPID/stat"
+	rest=${line##*) }
+	# shellcheck disable=SC2086 # split into the fields after comm
+	set -- $rest
+	echo "$(fwq_now):$(fwq_cpu_ticks "$2")"
 }
 
 # fwq_lane_time LANE KERNEL START RESULT: when FWQ_LANE_TIMES names a
-# file, add the line "SECONDS<TAB>LANE<TAB>KERNEL<TAB>RESULT" to it, the
-# seconds since START (from fwq_now). .ci/run prints these lines as its
-# lane table; make check, make check-distro and make check-debug each
-# add one per lane.
+# file, add the line "SECONDS<TAB>LANE<TAB>KERNEL<TAB>RESULT<TAB>CPU" to
+# it: the seconds since START, and where START came from fwq_mark, the CPU
+# seconds this shell's children used since (else "-"). Call it in the shell
+# that took START, after the lane's commands were waited for. .ci/run
+# prints these lines as its lane table; make check, make check-distro and
+# make check-debug each add one per lane.
 fwq_lane_time() {
+	local cpu=- me=$BASHPID
+
 	[ -n "${FWQ_LANE_TIMES:-}" ] || return 0
-	printf '%s\t%s\t%s\t%s\n' "$(fwq_elapsed "$3")" "$1" "${2:--}" "$4" \
-		>> "$FWQ_LANE_TIMES"
+	case $3 in
+	*:*)
+		cpu=$(awk -v a="${3#*:}" -v b="$(fwq_cpu_ticks "$me")" \
+			-v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) / hz }')
+		;;
+	esac
+	printf '%s\t%s\t%s\t%s\t%s\n' "$(fwq_elapsed "$3")" "$1" "${2:--}" "$4" \
+		"$cpu" >> "$FWQ_LANE_TIMES"
 }
 
 # fwq_copy_sources DIR [PATH...]: copy what a module build of the tree
