@@ -6,12 +6,14 @@ bench_report.py --compare OUTDIR DIR1 DIR2 [DIR3...]: how well the ratios repeat
 Reads DIR/results.jsonl (one fwq_bench JSON object per run), groups runs by
 configuration and variant, and writes:
   DIR/table.txt    the comparison table (also printed): medians with min-max,
-                   each variant as a ratio to the pre-series baseline
-                   (wake=locked,kicked_list=off,flush=each) with a paired
-                   bootstrap 95% interval, and to kwq; floor-relative and
-                   rate-against-latency columns where the runs carry them
-  DIR/summary.md   the boots and their floors, the table, the seed claims
-                   with a verdict each, notes
+                   each variant as a ratio to the pre-series baseline (the
+                   variant that both the enqueue and the flush scenarios ran,
+                   read from the results) with a distribution-free interval
+                   for the median ratio and its coverage, and to kwq;
+                   floor-relative and rate-against-latency columns where the
+                   runs carry them
+  DIR/summary.md   the boots and their floors, the table, the claims with a
+                   verdict each under a family-wise error control, notes
   DIR/plots/*.png  enqueue per scope per wake variant, flush cost against
                    possible CPUs per flush variant, S5 flush-latency CDF
                    (gnuplot; skipped with a warning if it is missing)
@@ -19,17 +21,25 @@ With --compare, reads DIRi/results.jsonl of two or more suites and writes
 OUTDIR/repeatability.md (also printed): every ratio to base of the first
 two metrics of each scenario in each suite, and whether they agree.
 Only numbers found in results.jsonl are printed; nothing is estimated.
+Bad input (a missing or empty results.jsonl, a line that is not a whole
+JSON object, a run without a field the report reads) is one error line on
+stderr and exit 2.
 """
 import json
+import math
 import os
-import random
 import shutil
 import statistics
 import subprocess
 import sys
-from collections import OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict
+from fractions import Fraction
+from functools import lru_cache
 
-BASE = "wake=locked,kicked_list=off,flush=each"
+USAGE = "usage: bench_report.py DIR | bench_report.py --compare OUTDIR DIR1 DIR2 [DIR...]"
+
+# the variant axes, in the order a variant names them
+AXES = ("wake", "kicked_list", "flush")
 
 # what every flush scenario's rows end with: the work one flush does
 FLUSH_COST = [("pwqs_visited_per_flush", "pwqs/flush", None),
@@ -73,17 +83,59 @@ TITLES = {
 }
 
 
-def vname(r):
+def parts(variant):
+    """{axis: design} of a variant string ("wake=pick,kicked_list=off,...")."""
+    return dict(kv.split("=", 1) for kv in variant.split(",") if "=" in kv)
+
+
+def vname(r, base):
+    """A run's variant as the report names it: "kwq" for the kernel's own
+    workqueue, "base" for the baseline, else the axes where it differs from
+    the baseline ("wake=pick", "flush=active")."""
     if r["target"] == "kwq":
         return "kwq"
-    v = r["variant"]
-    if v == BASE:
-        return "base"
-    base = dict(kv.split("=") for kv in BASE.split(","))
-    cur = dict(kv.split("=") for kv in v.split(",") if "=" in kv)
-    diff = [f"{k}={cur[k]}" for k in ("wake", "kicked_list", "flush")
-            if cur.get(k) != base[k]]
+    return diff_name(r["variant"], base)
+
+
+def diff_name(variant, base):
+    """The axes of @variant that differ from @base's, "base" if none."""
+    if base is None or variant == base:
+        return "base" if variant == base else variant
+    b, cur = parts(base), parts(variant)
+    diff = [f"{k}={cur[k]}" for k in AXES if k in cur and cur[k] != b.get(k)]
     return ",".join(diff) or "base"
+
+
+# The scenarios of each variant family of bench.sh: the enqueue scenarios
+# run every wake design on the first flush design, the flush scenarios
+# every flush design on the first wake design (include/fwq/variants.h's
+# first lines); the baseline is the one variant both families run.
+WAKE_FAMILY = ("s1", "s2", "s3")
+FLUSH_FAMILY = ("s4a", "s4b", "s4c", "s5", "s6")
+
+
+def baseline(runs):
+    """The pre-series baseline that the ratios divide by, from the results:
+    the fwq variant that both the enqueue (S1-S3) and the flush scenarios
+    (S4a-S6) ran; with one family only (an enq or a flush boot alone), the
+    variant each (configuration, scope) group ran first, as bench.sh runs
+    the baseline first in every repetition. None without fwq runs."""
+    wake, flush, first = set(), set(), OrderedDict()
+    for r in runs:
+        if r["target"] != "fwq":
+            continue
+        (wake if r["scenario"] in WAKE_FAMILY else
+         flush if r["scenario"] in FLUSH_FAMILY else set()).add(r["variant"])
+        first.setdefault((cfg_key(r), r["scope"]), r["variant"])
+    both = wake & flush
+    if len(both) == 1:
+        return both.pop()
+    if not first:
+        return None
+    # the most groups' first variant; a tie goes to the one seen first
+    counts = Counter(first.values())
+    top = max(counts.values())
+    return next(v for v in first.values() if counts[v] == top)
 
 
 def cfg_key(r):
@@ -92,17 +144,98 @@ def cfg_key(r):
             r["threads"], r["batch"], r["wqs"], r["work_us"], r["items_per_thread"])
 
 
+class ReportError(Exception):
+    """Bad input: its message is the one line the report prints."""
+
+
+SCHEMA = "fwq_bench/1"
+
+# the fields the report reads, with their JSON types (bool is not a number)
+INT, STR, OBJ, NUM = "an integer", "a string", "an object", "a number"
+RUN_FIELDS = [("schema", STR), ("scenario", STR), ("target", STR), ("type", STR),
+              ("scope", STR), ("variant", STR), ("label", STR), ("threads", INT),
+              ("batch", INT), ("wqs", INT), ("work_us", INT), ("items_per_thread", INT),
+              ("topology", OBJ), ("topology.nr_cpu_ids", INT), ("topology.kernel", STR),
+              ("topology.online_cpus", INT)]
+# present in every run of a scenario (not in a floor run)
+METRIC_FIELDS = [("metrics", OBJ)]
+# optional blocks, checked when present
+HOST_FIELDS = [("host.slow_above_x_best", NUM), ("host.slow", INT), ("host.redone", INT),
+               ("host.redo", INT)]
+
+
+def is_type(v, want):
+    if want == INT:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if want == NUM:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return isinstance(v, {STR: str, OBJ: dict}[want])
+
+
+def field(r, path):
+    """(True, value) of a dotted path in run r, (False, None) if absent."""
+    cur = r
+    for k in path.split("."):
+        if not isinstance(cur, dict) or k not in cur:
+            return False, None
+        cur = cur[k]
+    return True, cur
+
+
+def check_run(r, where):
+    """Raise ReportError if run r (line @where) lacks a field the report
+    reads or has one of the wrong type."""
+    if not isinstance(r, dict):
+        raise ReportError(f"{where}: not a JSON object")
+    if r.get("schema") != SCHEMA:
+        raise ReportError(f"{where}: schema {json.dumps(r.get('schema'))}, not \"{SCHEMA}\"")
+    fields = RUN_FIELDS + (METRIC_FIELDS if r.get("scenario") != "floor" else [])
+    fields += HOST_FIELDS if "host" in r else []
+    for path, want in fields:
+        ok, v = field(r, path)
+        if not ok:
+            raise ReportError(f"{where}: the run has no \"{path}\"")
+        if not is_type(v, want):
+            raise ReportError(f"{where}: \"{path}\" is {json.dumps(v)}, not {want}")
+    if r["target"] not in ("fwq", "kwq"):
+        raise ReportError(f"{where}: unknown target {json.dumps(r['target'])}")
+    if r["target"] == "fwq" and set(parts(r["variant"])) != set(AXES):
+        raise ReportError(f"{where}: variant {json.dumps(r['variant'])} does not name "
+                          f"the axes {', '.join(AXES)}")
+    nodes = r["topology"].get("online_nodes")
+    if nodes is not None and not is_type(nodes, INT) and not is_type(nodes, STR):
+        raise ReportError(f"{where}: \"topology.online_nodes\" is {json.dumps(nodes)}, "
+                          "not a count or a node list")
+    for blk in ("floor", "host"):
+        if blk in r and not isinstance(r[blk], dict):
+            raise ReportError(f"{where}: \"{blk}\" is {json.dumps(r[blk])}, not {OBJ}")
+
+
 def load(path):
+    """The runs of a results.jsonl, one JSON object a line (blank lines
+    skipped); ReportError on a missing or empty file, a line that is not a
+    whole JSON object (a truncated write) or a run check_run() refuses."""
     runs = []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line.startswith("{"):
-                continue
-            try:
-                runs.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                print(f"bench_report: skipping a bad line: {e}", file=sys.stderr)
+    try:
+        with open(path, encoding="utf-8") as f:
+            for i, line in enumerate(f, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    r = json.loads(line)
+                except ValueError as e:
+                    msg = getattr(e, "msg", str(e))
+                    raise ReportError(f"{path}:{i}: not a whole JSON object ({msg}): "
+                                      "a truncated or corrupt line") from None
+                check_run(r, f"{path}:{i}")
+                runs.append(r)
+    except OSError as e:
+        raise ReportError(f"{path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ReportError(f"{path}: not UTF-8 text") from None
+    if not runs:
+        raise ReportError(f"{path}: no runs (the file is empty)")
     return runs
 
 
@@ -130,15 +263,6 @@ def ratio(a, b):
         return "-"
     return f"{a / b:.2f}x"
 
-
-# Significance of a ratio to base: a paired bootstrap over repetitions. The
-# suite interleaves the variants, so the k-th run of a variant and the k-th
-# run of base in the same (configuration, scope) group were made close in
-# time; the statistic is the median of the per-repetition ratios.
-CI_RESAMPLES = 2000
-CI_SEED = 1
-CI_MIN_PAIRS = 3
-NO_EFFECT = "~"     # appended when the 95% interval contains 1.00x
 
 # floor fields (floor.*, ns), in the order they are shown; others found in
 # results.jsonl are shown after them under their own name
@@ -260,52 +384,146 @@ def pair_ratios(var_runs, base_runs, metric):
     return out
 
 
-def percentile(sorted_vals, p):
-    """p-th percentile (0-100) of sorted values, linear between ranks."""
-    x = (len(sorted_vals) - 1) * p / 100
-    i = int(x)
-    j = min(i + 1, len(sorted_vals) - 1)
-    return sorted_vals[i] + (sorted_vals[j] - sorted_vals[i]) * (x - i)
+# The interval of a ratio: the median of the per-repetition ratios, with a
+# distribution-free interval for the median of their distribution. The
+# suite interleaves the variants, so the k-th run of a variant and the k-th
+# run of base in the same (configuration, scope) group were made close in
+# time. With n ratios sorted, x(1) <= ... <= x(n), the interval
+# [x(d), x(n+1-d)] holds the median of any continuous distribution they are
+# drawn from with probability 1 - 2 P(Bin(n, 1/2) <= d-1): exactly, for
+# every n, with no assumption on the shape. The report takes the largest d
+# (the narrowest interval) whose coverage reaches LEVEL and prints that
+# coverage: [x(1), x(7)], 98.4% for 7 ratios. Under MIN_PAIRS ratios not
+# even [x(1), x(n)] reaches it: "not shown (n<6)".
+LEVEL = 0.95
+# The family-wise error of one report's verdicts (see Family).
+ALPHA = Fraction(1, 20)
+NO_EFFECT = "~"     # appended when the interval contains 1.00x
 
 
-def boot_ci(ratios):
-    """(median, lo, hi, n) of per-repetition ratios with a percentile 95%
-    bootstrap interval (CI_RESAMPLES resamples, seeded with CI_SEED so that
-    the report is the same every time); lo and hi are None under
-    CI_MIN_PAIRS pairs; None without any pair."""
-    n = len(ratios)
-    if not n:
-        return None
-    point = statistics.median(ratios)
-    if n < CI_MIN_PAIRS:
-        return (point, None, None, n)
-    rng = random.Random(CI_SEED)
-    meds = sorted(statistics.median(rng.choices(ratios, k=n)) for _ in range(CI_RESAMPLES))
-    return (point, percentile(meds, 2.5), percentile(meds, 97.5), n)
+@lru_cache(maxsize=None)
+def _tails(n):
+    """(P(Bin(n, 1/2) <= k) for k = 0..n), exact."""
+    acc, out = 0, []
+    for k in range(n + 1):
+        acc += math.comb(n, k)
+        out.append(Fraction(acc, 2 ** n))
+    return tuple(out)
 
 
-def ci_ratio(var_runs, base_runs, metric):
-    """Ratio of a variant to base over paired repetitions: (point, lo, hi, n)
-    with point the median of the per-repetition ratios and [lo, hi] its
-    paired bootstrap 95% interval (None, None under 3 pairs); None if no
-    repetition has the metric in both."""
-    return boot_ci(pair_ratios(var_runs, base_runs, metric))
+def tail(n, k):
+    """P(Bin(n, 1/2) <= k), exact (a Fraction)."""
+    if k < 0:
+        return Fraction(0)
+    return _tails(n)[min(k, n)]
+
+
+def coverage(n, d):
+    """The coverage of [x(d), x(n+1-d)] of n sorted draws for their
+    distribution's median: 1 - 2 P(Bin(n, 1/2) <= d-1)."""
+    return 1 - 2 * tail(n, d - 1)
+
+
+@lru_cache(maxsize=None)
+def order_d(n, level):
+    """The largest d, 1 <= d <= n/2, with coverage(n, d) >= level: the
+    narrowest interval [x(d), x(n+1-d)] that reaches level; None if not
+    even [x(1), x(n)] does."""
+    best = None
+    for d in range(1, n // 2 + 1):
+        if coverage(n, d) < level:
+            break
+        best = d
+    return best
+
+
+@lru_cache(maxsize=None)
+def min_pairs(level):
+    """The fewest ratios whose widest interval [x(1), x(n)] reaches level."""
+    n = 2
+    while coverage(n, 1) < level:
+        n += 1
+    return n
+
+
+class CI:
+    """The median of n ratios with its order-statistic interval at a level:
+    point, n, level, d (None when n is too small for the level), lo = x(d),
+    hi = x(n+1-d) and cov, the interval's exact coverage."""
+
+    def __init__(self, ratios, level=LEVEL):
+        s = sorted(ratios)
+        self.n, self.level, self.sorted = len(s), level, s
+        self.point = statistics.median(s)
+        self.d = order_d(self.n, level)
+        self.lo = self.hi = self.cov = None
+        if self.d:
+            self.lo, self.hi = s[self.d - 1], s[self.n - self.d]
+            self.cov = float(coverage(self.n, self.d))
+
+    def at(self, level):
+        """The same ratios' interval at another level."""
+        return CI(self.sorted, level)
+
+    def need(self):
+        """The fewest ratios whose interval reaches this level."""
+        return min_pairs(self.level)
+
+    def holds(self, x):
+        return self.d is not None and self.lo <= x <= self.hi
+
+
+def median_ci(ratios, level=LEVEL):
+    """CI of the ratios, None without any."""
+    return CI(ratios, level) if ratios else None
+
+
+def ci_ratio(var_runs, base_runs, metric, level=LEVEL):
+    """The ratio of a variant to base over paired repetitions: a CI of the
+    per-repetition ratios; None if no repetition has the metric in both."""
+    return median_ci(pair_ratios(var_runs, base_runs, metric), level)
 
 
 def significant(ci):
     """The interval excludes 1.0."""
-    return bool(ci) and ci[1] is not None and not ci[1] <= 1.0 <= ci[2]
+    return bool(ci) and ci.d is not None and not ci.holds(1.0)
+
+
+def fmt_pct(c):
+    """A coverage or a level in percent, with the decimals that tell it from
+    100%: 98.4%, 99.95%."""
+    for dec in (1, 2, 3, 4, 5):
+        s = f"{100 * float(c):.{dec}f}"
+        if float(s) < 100 or dec == 5:
+            return s + "%"
+
+
+def fmt_level(x):
+    """A level or an error rate in percent, exact to 3 decimals, no trailing
+    zeros: 95%, 99.375%."""
+    return f"{100 * float(x):.3f}".rstrip("0").rstrip(".") + "%"
+
+
+def fmt_iv(ci):
+    """[lo-hi], coverage; or not shown (n<N)."""
+    if ci.d is None:
+        return f"not shown (n<{ci.need()})"
+    return f"[{bound(ci.lo)}-{bound(ci.hi)}]" + ("" if significant(ci) else NO_EFFECT) + \
+        f", {fmt_pct(ci.cov)}"
 
 
 def fmt_ci(ci):
-    """1.23x [1.05-1.40], with NO_EFFECT after it if the interval holds 1.0;
-    1.23x n<3 without an interval."""
+    """1.23x [1.05-1.40], 98.4%, with NO_EFFECT after the interval if it
+    holds 1.0; 1.23x, not shown (n<6) without one."""
     if ci is None:
         return "-"
-    point, lo, hi, n = ci
-    if lo is None:
-        return f"{point:.2f}x n<{CI_MIN_PAIRS}"
-    return f"{point:.2f}x [{bound(lo)}-{bound(hi)}]" + ("" if significant(ci) else NO_EFFECT)
+    return f"{fmt_ratio(ci.point)} " + fmt_iv(ci) if ci.d else \
+        f"{fmt_ratio(ci.point)}, {fmt_iv(ci)}"
+
+
+def fmt_ratio(x):
+    """A measured ratio: 1.08x, 44.28x, 105x."""
+    return f"{x:.2f}x" if abs(x) < 100 else f"{x:.0f}x"
 
 
 def bound(x):
@@ -367,6 +585,8 @@ def load_clocksources(outdir):
 
 class Data:
     def __init__(self, runs):
+        # the variant the ratios divide by, from the results
+        self.base = baseline(runs)
         # groups[(cfg, scope)][variant name] -> list of runs
         self.groups = OrderedDict()
         self.kwq = {}
@@ -374,7 +594,8 @@ class Data:
         for r in runs:
             scope = r["scope"]
             key = (cfg_key(r), scope)
-            self.groups.setdefault(key, OrderedDict()).setdefault(vname(r), []).append(r)
+            self.groups.setdefault(key, OrderedDict()).setdefault(vname(r, self.base),
+                                                                  []).append(r)
             if r["target"] == "kwq":
                 self.kwq.setdefault(cfg_key(r), []).append(r)
 
@@ -489,42 +710,320 @@ def pick(data, scen, metric, variant, type_=None, scope=None, ncpu=None, kern=No
     return s[0] if s else None
 
 
-def ci_pick(data, scen, metric, variant, type_=None, scope=None, ncpu=None, kern=None):
-    """ci_ratio() of variant to base over the groups matching: the
-    repetitions are paired within each group and the pairs of all the groups
-    bootstrapped together."""
+def pair_pick(data, scen, metric, variant, against="base", type_=None, scope=None, ncpu=None,
+              kern=None):
+    """The per-repetition ratios variant/against over the groups matching:
+    the repetitions are paired within each group, and the pairs of all the
+    groups pooled."""
     ratios = []
     for _, _, variants in groups_for(data, scen, type_, scope, ncpu, kern):
-        ratios += pair_ratios(variants.get(variant), variants.get("base"), metric)
-    return boot_ci(ratios)
+        ratios += pair_ratios(variants.get(variant), variants.get(against), metric)
+    return ratios
 
 
+def resolve(data, scen, axes):
+    """The variant name (vname) of scenario scen's runs whose axes include
+    @axes (a dict, {"wake": "wakeq"}), the other axes whatever the suite ran
+    them with (bench.sh runs each wake design with the kicked-list design it
+    was posted with); where none ran, the name @axes would have on the
+    baseline's other axes."""
+    base = parts(data.base or "")
+    for (cfg, _), variants in data.groups.items():
+        if cfg[2] != scen:
+            continue
+        for vn in variants:
+            if vn == "kwq":
+                continue
+            full = dict(base, **(parts(vn) if vn != "base" else {}))
+            if all(full.get(k) == v for k, v in axes.items()):
+                return vn
+    return diff_name(",".join(f"{k}={dict(base, **axes).get(k)}" for k in AXES), data.base)
+
+
+# The claims: data, which claims() and headline() read. Each figure is the
+# source's own; bench/README.md ("The claims") cites every source.
+#
+# "workqueue: Shrink the lock time" (fastwake), lib/test_workqueue.c's
+# benchmark per affinity scope, patched against unpatched: (items/s
+# change, p95 enqueue latency change) in percent, from each version's mail:
+# v5, the version applied for 7.3 (the worker claimed under pool->lock,
+# woken by wake_up_process() after the unlock; fwq's wake=pick), and v3
+# (the wakeup through a wake_q; fwq's wake=wakeq) on a 72-CPU arm64
+# machine (NVIDIA Grace); v2 (a wake_q, kicked workers parked on a list)
+# on an 8-vCPU x86 VM, 8 producers x 200000 items.
+FASTWAKE = {
+    "v5": {"cpu": (-2.6, 3.5), "smt": (-0.9, 2.8), "cache_shard": (7.5, -4.2),
+           "cache": (10.8, -9.8), "numa": (10.3, -10.3), "system": (10.7, -10.0)},
+    "v3": {"cpu": (17.9, -13.6), "smt": (17.7, -14.0), "cache_shard": (39.4, -37.1),
+           "cache": (34.7, -30.1), "numa": (24.5, -20.5), "system": (17.2, -21.1)},
+    "v2": {"cpu": (-1.2, 4.6), "smt": (-1.4, 6.1), "cache_shard": (17.3, -36.8),
+           "cache": (24.9, -41.9), "numa": (19.8, -38.0), "system": (24.7, -37.5)},
+}
+
+# A claim of kind "scopes": one row per S1 scope, variant against
+# "against" (None: the baseline), scored against the version(s) of
+# "figures" (one: its change; two, a and b: (1 + a) / (1 + b), a's change
+# over b's, each against its own unpatched kernel); "same" scopes claim no
+# change. A claim of kind "cases": one row per case, variant against the
+# baseline at the largest possible-CPU count the flush boots ran; claimed:
+# (from, to) figures (the ratio to/from), ("range", lo, hi), ("upto", x)
+# or ("same",); headline: the case is also set against each non-default
+# kernel's own workqueue (headline()).
+CLAIMS = [
+    {"id": "A2", "kind": "scopes", "scen": "s1",
+     "title": "fastwake v5, applied for 7.3 and run by fwq as `wake=pick`, against the "
+              "baseline, per scope; the claim: v5's figures (lib/test_workqueue.c, 72-CPU "
+              "arm64), on cpu and smt no change; v2's figures (8-vCPU x86 VM) are history, "
+              "not scored",
+     "variant": {"wake": "pick"}, "against": None, "figures": ("v5",), "history": "v2",
+     "same": ("cpu", "smt"),
+     "metrics": [("items_per_sec", "items/s"), ("enq_p95_ns", "p95 ns")],
+     "counter": ("wakeups_under_lock_per_item", "locked wake/item")},
+    {"id": "A2-wakeq", "kind": "scopes", "scen": "s1",
+     "title": "`wake=wakeq` (v3's wake_q) against `wake=pick` (v5) per scope; the claim: v3's "
+              "change over v5's, each against its own unpatched kernel on a 72-CPU arm64 "
+              "machine (their baselines differ: cache_shard 572k and 3.40M items/s)",
+     "variant": {"wake": "wakeq"}, "against": {"wake": "pick"}, "figures": ("v3", "v5"),
+     "history": None, "same": (),
+     "metrics": [("items_per_sec", "items/s"), ("enq_p95_ns", "p95 ns")],
+     "counter": ("wakeups_under_lock_per_item", "locked wake/item")},
+    {"id": "B1", "kind": "cases",
+     "title": "idle flush, 192 CPUs: per-cpu 40k -> 4.2M/s, unbound 450k -> 4.3M/s; S4a",
+     "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
+     "cases": [{"case": "percpu", "scen": "s4a", "type": "percpu", "metric": "flushes_per_sec",
+                "variant": {"flush": "active"}, "claimed": (40e3, 4.2e6), "headline": True},
+               {"case": "unbound", "scen": "s4a", "type": "unbound",
+                "metric": "flushes_per_sec", "variant": {"flush": "active"},
+                "claimed": (450e3, 4.3e6), "headline": True}]},
+    {"id": "B2", "kind": "cases",
+     "title": "sparse, 16 threads queue 1 + flush: per-cpu 30k -> 110k/s, unbound 60k -> "
+              "180k/s; S4b",
+     "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
+     "cases": [{"case": "percpu", "scen": "s4b", "type": "percpu", "metric": "flushes_per_sec",
+                "variant": {"flush": "active"}, "claimed": (30e3, 110e3), "headline": True},
+               {"case": "unbound", "scen": "s4b", "type": "unbound",
+                "metric": "flushes_per_sec", "variant": {"flush": "active"},
+                "claimed": (60e3, 180e3), "headline": True}]},
+    {"id": "B3", "kind": "cases",
+     "title": "dense: per-cpu unchanged, unbound 15-20% slower; queue path unchanged; S4c",
+     "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
+     "cases": [{"case": "percpu", "scen": "s4c", "type": "percpu", "metric": "flushes_per_sec",
+                "variant": {"flush": "active"}, "claimed": ("same",)},
+               {"case": "unbound", "scen": "s4c", "type": "unbound",
+                "metric": "flushes_per_sec", "variant": {"flush": "active"},
+                "claimed": ("range", 0.80, 0.85)},
+               {"case": "percpu", "scen": "s4c", "type": "percpu", "metric": "enq_p50_ns",
+                "variant": {"flush": "active"}, "claimed": ("same",)},
+               {"case": "unbound", "scen": "s4c", "type": "unbound", "metric": "enq_p50_ns",
+                "variant": {"flush": "active"}, "claimed": ("same",)}]},
+    {"id": "B4", "kind": "cases",
+     "title": "XFS CIL, 128 CPUs: fsync flush 256-1000 us per-CPU pwqs vs 32-256 us; prep "
+              "2-64 us vs 2-8 us; S5",
+     "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
+     "cases": [{"case": "flush=active", "scen": "s5", "metric": "flush_p50_ns",
+                "variant": {"flush": "active"}, "claimed": ("range", 32 / 256, 256 / 1000),
+                "headline": True},
+               {"case": "flush=coalesce", "scen": "s5", "metric": "flush_p50_ns",
+                "variant": {"flush": "coalesce"}, "claimed": ("range", 32 / 256, 256 / 1000)}]},
+    {"id": "C1", "kind": "cases",
+     "title": "85f0d8e: up to 65x on fio fsync; mechanism: lock cycles per flush nr_cpu_ids "
+              "-> nr_pools; S6",
+     "counter": ("lock_cycles_per_flush", "lock cyc/flush"),
+     "cases": [{"case": "flush=coalesce", "scen": "s6", "metric": "flushes_per_sec",
+                "variant": {"flush": "coalesce"}, "claimed": ("upto", 65)}]},
+]
+
+# a claimed absence of change: the ratio's interval within these bounds
+SAME_BOUNDS = (0.75, 1.33)
 WANT = {"up": "higher", "down": "lower", "same": "unchanged"}
 
 
-def verdict(ci, want):
-    """reproduced, contradicted or not shown, for a claimed direction want
-    (up: ratio > 1, down: ratio < 1) or a claimed absence of change (same:
-    reproduced if the interval holds 1.0 and lies within [0.75, 1.33])."""
-    if ci is None:
-        return "not shown (no data)"
-    if ci[1] is None:
-        return f"not shown (n<{CI_MIN_PAIRS})"
-    _, lo, hi, _ = ci
-    if want == "same":
-        if not significant(ci):
-            return "reproduced" if lo >= 0.75 and hi <= 1.33 else "not shown"
-        return "contradicted"
-    if not significant(ci):
+def claimed_ratio(claimed):
+    """(want, the claimed ratio or (lo, hi) range, its text) of a case's
+    claimed figures."""
+    if claimed[0] == "same":
+        return "same", 1.0, "no change"
+    if claimed[0] == "range":
+        lo, hi = claimed[1:]
+        return ("up" if lo > 1 else "down"), (lo, hi), f"{fmt_claim(lo)}-{fmt_claim(hi)}x"
+    if claimed[0] == "upto":
+        return "up", claimed[1], f"up to {fmt_claim(claimed[1])}x"
+    r = claimed[1] / claimed[0]
+    return ("up" if r > 1 else "down"), r, f"{fmt_claim(r)}x"
+
+
+def fmt_claim(x):
+    """A claimed ratio: 105, 9.6, 1.075, 0.958."""
+    if x >= 10:
+        return f"{x:.0f}"
+    if x >= 2:
+        return f"{x:.1f}"
+    return f"{x:.3f}"
+
+
+def direction(metric, side):
+    """The word for a ratio above (side "up") or below 1.0 of a metric."""
+    rate = metric.endswith("_per_sec")
+    if side == "up":
+        return "faster" if rate else "higher"
+    return "slower" if rate else "lower"
+
+
+class Cell:
+    """One verdict cell: the paired ratios of a variant against what it is
+    set against, for a claimed direction (want "up": ratio > 1, "down": < 1)
+    or a claimed absence of change ("same": within SAME_BOUNDS).
+
+    Its test is the sign test, exact: with n ratios, the interval
+    [x(d), x(n+1-d)] lies above 1.0 exactly when at most d-1 ratios are
+    <= 1.0, which under a median of 1.0 has probability P(Bin(n, 1/2) <=
+    d-1). So the two-sided p-value 2 P(Bin(n, 1/2) <= k), k the ratios on
+    the smaller side (ties counted against the effect), is the least 1 -
+    coverage at which the order-statistic interval excludes 1.0: the p-value
+    and the interval are one test. For "same", p is that of the interval
+    lying within SAME_BOUNDS (both one-sided counts) or outside them,
+    whichever is smaller. Family.holm() sets the level each cell is read at.
+    """
+
+    def __init__(self, ratios, want, metric, claimed=None, claimed_text=""):
+        self.ci = median_ci(ratios)
+        self.n = len(ratios)
+        self.want, self.metric = want, metric
+        self.claimed, self.claimed_text = claimed, claimed_text
+        self.p, self.side = self._test(sorted(ratios))
+        self.adj = self.level = self.fw = None
+        self.rejected = False
+
+    def _test(self, r):
+        n = len(r)
+        if not n:
+            return None, None
+        if self.want == "same":
+            lo, hi = SAME_BOUNDS
+            p_in = 2 * max(tail(n, sum(x < lo for x in r)), tail(n, sum(x > hi for x in r)))
+            above, below = tail(n, sum(x <= hi for x in r)), tail(n, sum(x >= lo for x in r))
+            p_out = 2 * min(above, below)
+            if p_in < p_out:
+                return min(Fraction(1), p_in), "in"
+            side = "up" if above < below else "down" if below < above else None
+            return min(Fraction(1), p_out), side if p_out < p_in else None
+        up, down = tail(n, sum(x <= 1 for x in r)), tail(n, sum(x >= 1 for x in r))
+        side = "up" if up < down else "down" if down < up else None
+        return min(Fraction(1), 2 * min(up, down)), side
+
+    def word(self):
+        """reproduced, contradicted or not shown, with why in brackets."""
+        if not self.n:
+            return "not shown (no data)"
+        if self.rejected:
+            if self.want == "same":
+                return "reproduced (no change)" if self.side == "in" else \
+                    f"contradicted ({direction(self.metric, self.side)})"
+            return ("reproduced" if self.side == self.want else "contradicted") + \
+                f" ({direction(self.metric, self.side)})"
+        need = min_pairs(LEVEL)
+        if self.n < need:
+            return f"not shown (n<{need})"
+        if self.fw is not None and self.fw.d is None:
+            return f"not shown (n<{self.fw.need()})"
         return "not shown"
-    return "reproduced" if (lo > 1.0) == (want == "up") else "contradicted"
+
+    def verdict(self):
+        """The word, and the measured ratio against the claimed one."""
+        w = self.word()
+        if self.n and self.claimed_text:
+            w += f", {fmt_ratio(self.ci.point)} against {self.claimed_text} claimed"
+        return w
+
+    def holm_text(self):
+        """Holm's adjusted p-value and the cell's interval at the level Holm
+        reads it at."""
+        if not self.n or self.fw is None:
+            return "-"
+        return f"p {fmt_p(self.adj)}; >={fmt_level(self.level)}: {fmt_iv(self.fw)}"
 
 
-def overall(verdicts):
+def fmt_p(p):
+    p = float(p)
+    return "1" if p >= 1 else f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
+
+
+class Family:
+    """The verdict cells of one report, under Holm's step-down method
+    (Holm 1979) at family-wise error ALPHA: sorted by their p-values p(1) <=
+    ... <= p(m), cell j is rejected (reproduced or contradicted, by the side
+    its ratios fall on) while p(i) <= ALPHA / (m - i + 1) for every i <= j;
+    equivalently while its adjusted p-value max over i <= j of (m - i + 1)
+    p(i) is <= ALPHA. Each cell is read at the level 1 - ALPHA / (m - j +
+    1) of its rank j (the first rank among equal p-values), where its
+    order-statistic interval excludes 1.0 exactly when p(j) is under that
+    bound. m counts the cells with at least one ratio."""
+
+    def __init__(self):
+        self.cells = []
+        self.m = 0
+
+    def add(self, cell):
+        self.cells.append(cell)
+        return cell
+
+    def holm(self, alpha=ALPHA):
+        cells = sorted((c for c in self.cells if c.n), key=lambda c: c.p)
+        self.m = m = len(cells)
+        adj, first = Fraction(0), {}
+        for j, c in enumerate(cells, 1):
+            r0 = first.setdefault(c.p, j)
+            c.level = 1 - Fraction(alpha) / (m - r0 + 1)
+            adj = max(adj, min(Fraction(1), (m - j + 1) * c.p))
+            c.adj = adj
+            c.rejected = adj <= alpha and c.side is not None
+            c.fw = c.ci.at(c.level)
+
+    def first_level(self, alpha=ALPHA):
+        """The level of the first cell tested: 1 - ALPHA / m."""
+        return 1 - Fraction(alpha) / self.m if self.m else None
+
+    def summary(self, alpha=ALPHA):
+        if not self.m:
+            return "No verdict cell has data."
+        ns = sorted(c.n for c in self.cells if c.n)
+        first = self.first_level(alpha)
+        rep = sum(c.rejected for c in self.cells)
+        pairs = f"{ns[0]} pairs each" if ns[0] == ns[-1] else f"{ns[0]} to {ns[-1]} pairs"
+        return (f"Family-wise error control: Holm's step-down method over the {self.m} "
+                f"verdict cells of this report with data (the claims and the headline rows), "
+                f"family-wise error {fmt_level(alpha)}; {rep} of them reproduced or "
+                f"contradicted. Each cell's verdict reads its sign test's Holm-adjusted "
+                f"p-value, and the same ratios' order-statistic interval at the level Holm "
+                f"sets for it (column \"Holm\"; the first cell's is {fmt_level(first)}, "
+                f"which takes at least {min_pairs(first)} pairs); the cells have {pairs}.")
+
+
+def lazy(fn):
+    """A block of claims()'s output that is rendered after Family.holm()."""
+    fn.lazy = True
+    return fn
+
+
+def text_of(x):
+    return x() if callable(x) else x
+
+
+def finish(blocks):
+    """The text of a list of str and lazy blocks."""
+    return "\n".join(text_of(b) for b in blocks)
+
+
+def lazy_table(hdr, rows):
+    return lazy(lambda: "\n".join(render(hdr, [[text_of(c) for c in r] for r in rows])))
+
+
+def overall(cells):
     """One verdict line for a claim's rows."""
-    n = len(verdicts)
-    rep = sum(v == "reproduced" for v in verdicts)
-    con = sum(v == "contradicted" for v in verdicts)
+    words = [c.word().split(" (")[0] for c in cells]
+    n = len(words)
+    rep = sum(v == "reproduced" for v in words)
+    con = sum(v == "contradicted" for v in words)
     if not n:
         word = "no data"
     elif rep == n:
@@ -561,66 +1060,103 @@ def floor_text(runs, metric):
     return f"{fmt(lk)}+{fmt(wk)} = {fmt(lk + wk)} ns"
 
 
-def claims(data):
-    """Seed claims beside what fwq measured in this run, with a verdict each
-    from the paired bootstrap interval of the ratio to base; the default
-    kernel's boots only."""
-    out = ["## Seed claims and what fwq measured", "",
-           "Each row: the medians of base and of the variant, the ratio variant/base with "
-           "its 95% interval (paired bootstrap over repetitions), the structural counter "
-           "of base and of the variant, the floor the metric is read against (lock+wake: "
-           "lock+list_add+unlock + remote wake; flush: mutex pair + spin_irq pair x online "
-           "nodes), and the verdict: reproduced (the interval excludes 1.00x in the claimed "
-           "direction; for a claimed absence of change: holds 1.00x and lies within "
-           "[0.75, 1.33]), contradicted (excludes 1.00x the other way; for no change: "
-           "excludes it), not shown (otherwise, or under 3 repetitions). A row that covers "
-           "several configurations (S1: every configuration of the scope; S5, S6: both "
-           "types) pools their repetition pairs.", ""]
-    ncpus = sorted({k[0][1] for k in data.groups})
-    big = max((k[0][1] for k in data.groups
-               if k[0][2] in ("s4a", "s4b", "s4c", "s5", "s6") and not boot_kernel(k[0][0])),
-              default=None)
+def pct(x):
+    return f"{x:+.1f}%"
 
-    def claim(name, title, items, counter, counter_lab):
-        """items: (case, scen, metric, want, variant, type, scope, ncpu)"""
-        rows, verdicts = [], []
-        for case, scen, metric, want, vn, t, sc, n in items:
-            ci = ci_pick(data, scen, metric, vn, t, sc, n)
-            vd = verdict(ci, want)
-            verdicts.append(vd.split(" (")[0])
-            rows.append([case, f"{metric} {WANT[want]}",
-                         f"{fmt(pick(data, scen, metric, 'base', t, sc, n))} -> "
-                         f"{fmt(pick(data, scen, metric, vn, t, sc, n))}",
-                         fmt_ci(ci),
-                         f"{fmt(pick(data, scen, counter, 'base', t, sc, n))} -> "
-                         f"{fmt(pick(data, scen, counter, vn, t, sc, n))}",
-                         floor_text(runs_for(data, scen, "base", t, sc, n), metric), vd])
-        out.append(title)
-        out.append("")
-        if rows:
-            out.extend(render(["case", "metric (claimed)", "base -> variant", "ratio [95% CI]",
-                               f"{counter_lab} base -> variant", "floor", "verdict"], rows))
-            out.append("")
-        out.append(f"Verdict {name}: {overall(verdicts)}")
-        out.append("")
 
-    items = []
+def scope_claim(cl, sc, i):
+    """(want, claimed ratio, text) of metric i of a "scopes" claim in scope
+    sc; None where a version has no figure for the scope."""
+    figs = [FASTWAKE[v].get(sc) for v in cl["figures"]]
+    if any(f is None for f in figs):
+        return None
+    r = 1 + figs[0][i] / 100
+    for f in figs[1:]:
+        r /= 1 + f[i] / 100
+    want = "same" if sc in cl["same"] else "up" if r > 1 else "down"
+    return want, r, f"{fmt_claim(r)}x"
+
+
+def claim_scopes(data, fam, cl, out):
+    """A "scopes" claim: a row per S1 scope, two verdict cells each."""
+    scen = cl["scen"]
+    vn = resolve(data, scen, cl["variant"])
+    an = "base" if cl["against"] is None else resolve(data, scen, cl["against"])
+    cname, clab = cl["counter"]
+    versions = " over ".join(cl["figures"])
+    hdr = ["scope", f"claimed ({versions})"]
+    if cl["history"]:
+        hdr.append(f"{cl['history']} (history)")
+    for _, lab in cl["metrics"]:
+        hdr += [f"{lab} {an} -> {vn}", f"{lab} ratio [95% interval], coverage",
+                f"{lab} Holm", f"{lab} verdict"]
+    hdr.append(f"{clab} {an} -> {vn}")
+    rows, cells, notes = [], [], []
     for sc in data.scopes():
-        if pick(data, "s1", "items_per_sec", "base", scope=sc) is None:
+        if pick(data, scen, cl["metrics"][0][0], an, scope=sc) is None:
             continue
-        noise = sc in ("cpu", "smt")
-        for vn in ("wake=wakeq,kicked_list=on", "wake=claim"):
-            items.append((f"{sc} {vn}", "s1", "items_per_sec", "same" if noise else "up",
-                          vn, None, sc, None))
-            items.append((f"{sc} {vn}", "s1", "enq_p95_ns", "same" if noise else "down",
-                          vn, None, sc, None))
-    claim("A2", "**A2** (fastwake v2, contended scopes: ~+20% tput, ~-40% p95; cpu/smt within "
-          "noise), S1:", items, "wakeups_under_lock_per_item", "locked wake/item")
-    if big:
-        claim("B1", "**B1** (idle flush, 192 CPUs: per-cpu 40k -> 4.2M/s, unbound 450k -> "
-              f"4.3M/s); S4a at nr_cpu_ids={big}:",
-              [(t, "s4a", "flushes_per_sec", "up", "flush=active", t, None, big)
-               for t in ("percpu", "unbound")], "pwqs_visited_per_flush", "pwqs/flush")
+        cl_i = [scope_claim(cl, sc, i) for i in range(len(cl["metrics"]))]
+        if None in cl_i:
+            notes.append(f"- {sc}: no claimed figure for this scope, no verdict")
+            continue
+        figs = [FASTWAKE[v][sc] for v in cl["figures"]]
+        claimed = "; ".join(f"{v} " + " / ".join(pct(x) for x in f)
+                            for v, f in zip(cl["figures"], figs))
+        if len(figs) > 1:
+            claimed += ": " + " / ".join(f"{fmt_claim(c[1])}x" for c in cl_i)
+        row = [sc, claimed + (" (no change)" if sc in cl["same"] else "")]
+        if cl["history"]:
+            h = FASTWAKE[cl["history"]].get(sc)
+            row.append(" / ".join(pct(x) for x in h) if h else "-")
+        for (metric, _), (want, r, text) in zip(cl["metrics"], cl_i):
+            c = fam.add(Cell(pair_pick(data, scen, metric, vn, an, scope=sc), want, metric,
+                             r, text))
+            cells.append(c)
+            row += [f"{fmt(pick(data, scen, metric, an, scope=sc))} -> "
+                    f"{fmt(pick(data, scen, metric, vn, scope=sc))}",
+                    fmt_ci(c.ci), c.holm_text, c.verdict]
+        row.append(f"{fmt(pick(data, scen, cname, an, scope=sc))} -> "
+                   f"{fmt(pick(data, scen, cname, vn, scope=sc))}")
+        rows.append(row)
+    out += [f"**{cl['id']}** ({cl['title']}), S1, `{vn}` against `{an}`:", ""]
+    if rows:
+        out += [lazy_table(hdr, rows), ""]
+    out += notes + ([""] if notes else [])
+    out += [lazy(lambda: f"Verdict {cl['id']}: {overall(cells)}"), ""]
+
+
+def claim_cases(data, fam, cl, big, out):
+    """A "cases" claim: a row per case at nr_cpu_ids=big, one verdict cell
+    each."""
+    cname, clab = cl["counter"]
+    rows, cells = [], []
+    for case in cl["cases"]:
+        scen, t, metric = case["scen"], case.get("type"), case["metric"]
+        vn = resolve(data, scen, case["variant"])
+        want, r, text = claimed_ratio(case["claimed"])
+        c = fam.add(Cell(pair_pick(data, scen, metric, vn, "base", t, None, big), want, metric,
+                         r, text))
+        cells.append(c)
+        rows.append([case["case"], f"{metric} {WANT[want]}",
+                     f"{fmt(pick(data, scen, metric, 'base', t, None, big))} -> "
+                     f"{fmt(pick(data, scen, metric, vn, t, None, big))}",
+                     fmt_ci(c.ci), c.holm_text,
+                     f"{fmt(pick(data, scen, cname, 'base', t, None, big))} -> "
+                     f"{fmt(pick(data, scen, cname, vn, t, None, big))}",
+                     floor_text(runs_for(data, scen, "base", t, None, big), metric), c.verdict])
+    out += [f"**{cl['id']}** ({cl['title']} at nr_cpu_ids={big}):", ""]
+    if rows:
+        out += [lazy_table(["case", "metric (claimed)", "base -> variant",
+                            "ratio [95% interval], coverage", "Holm",
+                            f"{clab} base -> variant", "floor", "verdict"], rows), ""]
+    out += [lazy(lambda: f"Verdict {cl['id']}: {overall(cells)}"), ""]
+
+
+def claim_notes(data, cid, big, ncpus):
+    """The lines printed under a claim's verdict: the other variants and the
+    kernel's own workqueue beside it (no verdict)."""
+    out = []
+    if cid == "B1":
         for t in ("percpu", "unbound"):
             le, lc, la = (pick(data, "s4a", "lock_cycles_per_flush", v, t, ncpu=big)
                           for v in ("base", "flush=coalesce", "flush=active"))
@@ -632,39 +1168,48 @@ def claims(data):
             f"{n}: percpu {fmt(pick(data, 's4a', 'flushes_per_sec', 'base', 'percpu', ncpu=n))} -> "
             f"{fmt(pick(data, 's4a', 'flushes_per_sec', 'flush=active', 'percpu', ncpu=n))}"
             for n in ncpus if pick(data, 's4a', 'flushes_per_sec', 'base', 'percpu', ncpu=n)))
-        out.append("")
-        claim("B2", "**B2** (sparse, 16 threads queue 1 + flush: per-cpu 30k -> 110k/s, unbound "
-              "60k -> 180k/s):",
-              [(t, "s4b", "flushes_per_sec", "up", "flush=active", t, None, big)
-               for t in ("percpu", "unbound")], "pwqs_visited_per_flush", "pwqs/flush")
+    elif cid == "B2":
         out.append("- kwq: " + ", ".join(
             f"{t} {fmt(pick(data, 's4b', 'flushes_per_sec', 'kwq', t, ncpu=big))}/s"
             for t in ("percpu", "unbound")))
-        out.append("")
-        claim("B3", "**B3** (dense: per-cpu unchanged, unbound 15-20% slower; queue path "
-              "unchanged):",
-              [("percpu", "s4c", "flushes_per_sec", "same", "flush=active", "percpu", None, big),
-               ("unbound", "s4c", "flushes_per_sec", "down", "flush=active", "unbound", None, big),
-               ("percpu", "s4c", "enq_p50_ns", "same", "flush=active", "percpu", None, big),
-               ("unbound", "s4c", "enq_p50_ns", "same", "flush=active", "unbound", None, big)],
-              "pwqs_visited_per_flush", "pwqs/flush")
-        claim("B4", "**B4** (XFS CIL, 128 CPUs: fsync flush 256-1000 us per-CPU pwqs vs 32-256 us; "
-              "prep 2-64 us vs 2-8 us):",
-              [(vn, "s5", "flush_p50_ns", "down", vn, None, None, big)
-               for vn in ("flush=active", "flush=coalesce")],
-              "pwqs_visited_per_flush", "pwqs/flush")
+    elif cid == "B4":
         out.append("- flush p99 ns: " + ", ".join(
             f"{vn} {fmt(pick(data, 's5', 'flush_p99_ns', vn, ncpu=big))}"
             for vn in ("base", "flush=coalesce", "flush=active", "kwq")))
-        out.append("")
-        claim("C1", "**C1** (85f0d8e: up to 65x on fio fsync; mechanism: lock cycles per flush "
-              "nr_cpu_ids -> nr_pools), S6:",
-              [("flush=coalesce", "s6", "flushes_per_sec", "up", "flush=coalesce", None, None,
-                big)], "lock_cycles_per_flush", "lock cyc/flush")
+    elif cid == "C1":
         k, a = (pick(data, "s6", "flushes_per_sec", v, ncpu=big) for v in ("kwq", "flush=active"))
         out.append(f"- S6 kwq: {fmt(k)} flushes/s, flush=active: {fmt(a)} flushes/s")
-        out.append("")
-    return "\n".join(out)
+    return out + [""] if out else []
+
+
+def claims(data, fam):
+    """The claims (CLAIMS) beside what fwq measured in this run, their
+    verdict cells added to fam; the default kernel's boots only. Returns
+    blocks for finish(), after fam.holm()."""
+    out = ["## Claims and what fwq measured", "",
+           lazy(lambda: fam.summary()), "",
+           "Each row: the medians of what is compared, the median of the per-repetition "
+           f"ratios with its {fmt_level(LEVEL)} order-statistic interval and that interval's "
+           "exact coverage, the family-wise reading (\"Holm\": the Holm-adjusted p-value of "
+           "the sign test, and the interval at the level Holm reads the cell at), the "
+           "structural counter, and the verdict: reproduced (the family-wise interval "
+           "excludes 1.00x in the claimed direction; for a claimed absence of change: lies "
+           f"within [{SAME_BOUNDS[0]}, {SAME_BOUNDS[1]}]), contradicted (it excludes 1.00x "
+           "the other way; for no change: lies outside those bounds), not shown (otherwise; "
+           f"n<N: fewer pairs than the level takes), then the measured ratio against the "
+           "claimed one. A row that covers several configurations (S5, S6: both types) "
+           "pools their repetition pairs. The claims and their sources: bench/README.md, "
+           "\"The claims\".", ""]
+    ncpus = sorted({k[0][1] for k in data.groups})
+    big = max((k[0][1] for k in data.groups
+               if k[0][2] in FLUSH_FAMILY and not boot_kernel(k[0][0])), default=None)
+    for cl in CLAIMS:
+        if cl["kind"] == "scopes":
+            claim_scopes(data, fam, cl, out)
+        elif big:
+            claim_cases(data, fam, cl, big, out)
+            out += claim_notes(data, cl["id"], big, ncpus)
+    return out
 
 
 def load_designs(outdir):
@@ -683,18 +1228,14 @@ def load_designs(outdir):
     return out
 
 
-def design_parts(design):
-    return dict(kv.split("=", 1) for kv in design.split(",") if "=" in kv)
-
-
-def design_name(design, axes):
+def design_name(design, axes, base):
     """The variant name (vname) that runs a design's axes, the other axes
     at the baseline's: for the enqueue scenarios (bench.sh's wake variants,
     on the baseline's flush) axes = ("wake", "kicked_list"); for the flush
     scenarios (the flush variants, on the baseline's wake) ("flush",)."""
-    cur, base = design_parts(design), design_parts(BASE)
-    diff = [f"{k}={cur[k]}" for k in ("wake", "kicked_list", "flush")
-            if k in axes and cur.get(k, base[k]) != base[k]]
+    cur, b = parts(design), parts(base or "")
+    diff = [f"{k}={cur[k]}" for k in AXES
+            if k in axes and k in cur and cur[k] != b.get(k)]
     return ",".join(diff) or "base"
 
 
@@ -724,8 +1265,8 @@ def kernel_order(kern):
 
 def fidelity(data, designs):
     """fwq's copy of the design of every non-default kernel against that
-    kernel's own workqueue, in the same boot, with the paired bootstrap
-    interval of fwq/kwq."""
+    kernel's own workqueue, in the same boot, with the order-statistic
+    interval of fwq/kwq (no verdict)."""
     kerns = sorted({boot_kernel(k[0][0]) for k in data.groups} - {None}, key=kernel_order)
     out = []
     for kern in kerns:
@@ -738,23 +1279,24 @@ def fidelity(data, designs):
                    "Each row: fwq running the design of the kernel it is booted on "
                    "(FWQ_K_DESIGN in scripts/kernels/) against that kernel's own workqueue, "
                    "in the same boot; the ratio fwq/kwq of the medians' runs paired by "
-                   "repetition, with its 95% interval. The enqueue rows (S1, S2) run the "
+                   f"repetition, with its {fmt_level(LEVEL)} order-statistic interval and the "
+                   "interval's exact coverage. The enqueue rows (S1, S2) run the "
                    "design's wake and kicked-list axes and S4a its flush axis, each on the "
-                   f"baseline's other axes (`{BASE}`): an idle flush wakes no worker. S5's "
-                   "flush does, so S5 runs the whole design (a suite without it: the flush "
-                   "axis, the walk's cost alone). S1, S2 and S4a run fwq with "
+                   f"baseline's other axes (`{data.base}`): an idle flush wakes no worker. "
+                   "S5's flush does, so S5 runs the whole design (a suite without it: the "
+                   "flush axis, the walk's cost alone). S1, S2 and S4a run fwq with "
                    "`counters=0`, their counts taken in a counted pass of the same run; "
                    "S5 runs counted. fwq/kwq near 1.00x says the clone costs what the original "
                    "does; `make icount` counts the instructions of both without timing "
                    "noise.", "",
                    "| kernel | possible CPUs | scenario | metric | fwq variant | fwq | kwq | "
-                   "fwq/kwq [95% CI] |",
+                   "fwq/kwq [95% interval], coverage |",
                    "|---|---|---|---|---|---|---|---|"]
         for scen, t, sc, metric, axes in FIDELITY_ROWS:
-            vn = design_name(design, axes)
+            vn = design_name(design, axes, data.base)
             # bench.sh runs the whole design in S5, whose flush wakes a
             # worker; a run without it falls back to the flush axis alone
-            whole = design_name(design, ("wake", "kicked_list", "flush"))
+            whole = design_name(design, AXES, data.base)
             if scen == "s5" and runs_for(data, scen, whole, t, sc, None, kern):
                 vn = whole
             ncpus = sorted({k[0][1] for k in data.groups
@@ -773,52 +1315,53 @@ def fidelity(data, designs):
     return "\n".join(out)
 
 
-def headline(data, designs):
-    """The seed's headline claims on each non-default kernel at its largest
-    possible-CPU count, against that kernel's own workqueue: B1 (S4a idle
-    flush), B2 (S4b sparse flush) and B4 (S5, the XFS CIL load), for
-    flush=active, flush=lockless and fwq's copy of the kernel's own flush."""
+def headline(data, designs, fam):
+    """The headline claims (CLAIMS' cases marked headline: B1's S4a idle
+    flush, B2's S4b sparse flush, B4's S5 XFS CIL load) on each non-default
+    kernel at its largest possible-CPU count, against that kernel's own
+    workqueue, for flush=active, flush=lockless and fwq's copy of the
+    kernel's own flush; their verdict cells added to fam. Returns blocks for
+    finish(), after fam.holm()."""
     kerns = sorted({boot_kernel(k[0][0]) for k in data.groups} - {None}, key=kernel_order)
+    cases = [(cl["id"], c) for cl in CLAIMS if cl["kind"] == "cases"
+             for c in cl["cases"] if c.get("headline")]
     out = []
     for kern in kerns:
         big = max((k[0][1] for k in data.groups
-                   if boot_kernel(k[0][0]) == kern and k[0][2] in ("s4a", "s4b", "s5")),
-                  default=None)
+                   if boot_kernel(k[0][0]) == kern and
+                   k[0][2] in {c["scen"] for _, c in cases}), default=None)
         if big is None:
             continue
-        own = design_name(designs.get(kern, BASE), ("flush",))
+        own = design_name(designs.get(kern, data.base or ""), ("flush",), data.base)
         rows = []
-        for claim, scen, types, metric, want in (
-                ("B1", "s4a", ("percpu", "unbound"), "flushes_per_sec", "up"),
-                ("B2", "s4b", ("percpu", "unbound"), "flushes_per_sec", "up"),
-                ("B4", "s5", (None,), "flush_p50_ns", "down")):
-            for t in types:
-                kr = runs_for(data, scen, "kwq", t, None, big, kern)
-                if not kr:
+        for cid, case in cases:
+            scen, t, metric = case["scen"], case.get("type"), case["metric"]
+            kr = runs_for(data, scen, "kwq", t, None, big, kern)
+            if not kr:
+                continue
+            for vn in dict.fromkeys((own, "flush=active", "flush=lockless")):
+                vr = runs_for(data, scen, vn, t, None, big, kern)
+                if not vr:
                     continue
-                for vn in dict.fromkeys((own, "flush=active", "flush=lockless")):
-                    vr = runs_for(data, scen, vn, t, None, big, kern)
-                    if not vr:
-                        continue
-                    ci = ci_ratio(vr, kr, metric)
-                    e, k = (stat([met(r, metric) for r in rs]) for rs in (vr, kr))
-                    rows.append([claim, scen_name(scen, t),
-                                 f"{metric} {WANT[want]}", vn,
-                                 f"{fmt(k[0] if k else None)} -> {fmt(e[0] if e else None)}",
-                                 fmt_ci(ci), verdict(ci, "same" if vn == own else want)])
+                want, r, text = claimed_ratio(("same",) if vn == own else case["claimed"])
+                c = fam.add(Cell(pair_ratios(vr, kr, metric), want, metric, r, text))
+                e, k = (stat([met(x, metric) for x in rs]) for rs in (vr, kr))
+                rows.append([cid, scen_name(scen, t), f"{metric} {WANT[want]}", vn,
+                             f"{fmt(k[0] if k else None)} -> {fmt(e[0] if e else None)}",
+                             fmt_ci(c.ci), c.holm_text, c.verdict])
         if not rows:
             continue
         out += [f"## Headline on {kern}: fwq's flush designs against the kernel's own "
                 f"workqueue at nr_cpu_ids={big}", "",
                 "What the seed series would buy on this kernel: each row's ratio is fwq's "
                 "variant over the kernel's own workqueue, runs paired by repetition in one "
-                "boot, with the 95% bootstrap interval; the verdict reads it in the "
-                "claimed direction (for fwq's copy of the kernel's own flush, "
-                f"`{own}`: no change).", ""]
-        out += render(["claim", "scenario", "metric (claimed)", "fwq variant",
-                       "kwq -> fwq", "fwq/kwq [95% CI]", "verdict"], rows)
-        out.append("")
-    return "\n".join(out)
+                f"boot, with its {fmt_level(LEVEL)} order-statistic interval and coverage; the "
+                "verdict reads the family-wise interval (\"Holm\") in the claimed direction "
+                f"(for fwq's copy of the kernel's own flush, `{own}`: no change).", "",
+                lazy_table(["claim", "scenario", "metric (claimed)", "fwq variant",
+                            "kwq -> fwq", "fwq/kwq [95% interval], coverage", "Holm",
+                            "verdict"], rows), ""]
+    return out
 
 
 def floors(runs, clocksources=None):
@@ -932,36 +1475,32 @@ def host(runs):
             "bench/README.md, \"Slow host\"): " + "; ".join(parts) + ".\n")
 
 
-LEGEND = (f"/base = ratio to `{BASE}`: the median over repetitions of the per-repetition "
-          "ratio (the variant's k-th run against base's k-th run of the same configuration "
-          "and scope, made close in time), with its 95% interval: paired bootstrap over "
-          f"repetitions, ratio per repetition, median, {CI_RESAMPLES} resamples (seed "
-          f"{CI_SEED}), percentile 95% interval. `{NO_EFFECT}` after the interval: it holds "
-          f"1.00x (no effect shown); `n<{CI_MIN_PAIRS}`: under {CI_MIN_PAIRS} pairs, no "
-          "interval. /kwq = ratio of the medians to the kernel's own workqueue (one kwq "
-          "series per configuration, not paired).")
+def legend(base):
+    """What the /base and /kwq cells of the table are."""
+    return (f"/base = ratio to the baseline `{base}` (the variant both the enqueue and the "
+            "flush scenarios ran, read from results.jsonl): the median over repetitions of "
+            "the per-repetition ratio (the variant's k-th run against base's k-th run of the "
+            "same configuration and scope, made close in time), with the narrowest interval "
+            "[x(d), x(n+1-d)] of the n sorted ratios whose coverage of their median, "
+            f"1 - 2 P(Bin(n, 1/2) <= d-1), reaches {fmt_level(LEVEL)}, and that coverage "
+            f"(distribution-free, exact: [x(1), x(7)], 98.4% for 7 pairs). `{NO_EFFECT}` "
+            "after the interval: it holds 1.00x (no effect shown); `not shown (n<"
+            f"{min_pairs(LEVEL)})`: too few pairs for {fmt_level(LEVEL)}. Each cell's interval "
+            "holds on its own; the verdicts under \"Claims\" control the error over all "
+            "of them. /kwq = ratio of the medians to the kernel's own workqueue (one kwq "
+            "series per configuration, not paired).")
 
 
 def compare(args):
     """bench_report.py --compare OUTDIR DIR1 DIR2 [DIR3...]"""
     if len(args) < 3 or any(a.startswith("-") for a in args):
-        print(__doc__, file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     outdir, dirs = args[0], args[1:]
-    datas = []
-    for d in dirs:
-        path = os.path.join(d, "results.jsonl")
-        if not os.path.isfile(path):
-            print(f"bench_report: no {path}", file=sys.stderr)
-            return 2
-        runs = load(path)
-        if not runs:
-            print(f"bench_report: no results in {path}", file=sys.stderr)
-            return 1
-        datas.append(Data(runs))
+    datas = [Data(load(os.path.join(d, "results.jsonl"))) for d in dirs]
     nd = len(datas)
     hdr = ["scenario", "boot", "cpus", "type", "scope", "variant", "metric"]
-    hdr += [f"run{i + 1} ratio [ci]" for i in range(nd)]
+    hdr += [f"run{i + 1} ratio [95% interval], coverage" for i in range(nd)]
     hdr += [f"run{i + 1}/run1" for i in range(1, nd)]
     hdr += ["significant-in", "agree"]
     rows, sig_total, sig_agree, sig_off, quiet_total, quiet_agree = [], 0, 0, [], 0, 0
@@ -980,7 +1519,7 @@ def compare(args):
                     cis.append(ci_ratio(g.get(vn), g.get("base"), m) if "base" in g else None)
                 if cis[0] is None and cis[1] is None:
                     continue
-                rel = [div(c and c[0], cis[0] and cis[0][0]) for c in cis[1:]]
+                rel = [div(c and c.point, cis[0] and cis[0].point) for c in cis[1:]]
                 sig = [i + 1 for i, c in enumerate(cis) if significant(c)]
                 if not sig:
                     sig_in = "none"
@@ -1011,7 +1550,8 @@ def compare(args):
     out += [f"- run{i + 1}: `{d}`" for i, d in enumerate(dirs)]
     out += ["", "Every ratio to base of the first two metrics of each scenario, matched on "
             "configuration (boot label, nr_cpu_ids, scenario, type, threads, batch, wqs, "
-            "work_us, items) + scope + variant, in each suite. " + LEGEND + " runN/run1: the "
+            "work_us, items) + scope + variant, in each suite. " + legend(datas[0].base) +
+            " runN/run1: the "
             "ratio of the two points; significant-in: the runs whose interval excludes "
             "1.00x; agree: |runN/run1 - 1| <= 0.25 for every later run.", ""]
     out += render(hdr, rows) if rows else ["(no ratio present in both run1 and run2)"]
@@ -1202,32 +1742,29 @@ NOTES = """## Reading these numbers (TCG)
   is the reference for every scope). On 6.12 (boots labelled BOOT:6.12)
   unbound workqueues have one pwq per possible CPU and affinity scopes;
   its kwq runs in the default scope (cache), since apply_workqueue_attrs()
-  is not exported to modules. The seed-claim lines above use the default
+  is not exported to modules. The claim lines above use the default
   kernel's boots only.
 """
 
 
-def main():
-    if len(sys.argv) >= 2 and sys.argv[1] == "--compare":
-        return compare(sys.argv[2:])
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    outdir = sys.argv[1]
+def report(outdir):
+    """bench_report.py DIR"""
     clocksources = load_clocksources(outdir)
     runs = load(os.path.join(outdir, "results.jsonl"))
-    if not runs:
-        print("bench_report: no results in results.jsonl", file=sys.stderr)
-        return 1
     data = Data(runs)
     tab = table(data)
+    leg = legend(data.base)
     with open(os.path.join(outdir, "table.txt"), "w") as f:
-        f.write(tab + "\n" + LEGEND + "\n")
+        f.write(tab + "\n" + leg + "\n")
     print(tab)
     made = plots(data, outdir)
-    cl = claims(data)
+    fam = Family()
+    blocks = claims(data, fam)
     designs = load_designs(outdir)
-    for extra in (headline(data, designs), fidelity(data, designs)):
+    hl = headline(data, designs, fam)
+    fam.holm()
+    cl = finish(blocks)
+    for extra in (finish(hl), fidelity(data, designs)):
         if extra:
             cl += "\n\n" + extra
     print(cl)
@@ -1242,16 +1779,17 @@ def main():
     agree = agreement(data) + spread(data) + host(runs)
     with open(os.path.join(outdir, "summary.md"), "w") as f:
         f.write("# fwq_bench results\n\n")
-        f.write(f"{len(runs)} runs. Boots:\n\n")
+        f.write(f"{len(runs)} runs. Baseline (the variant the /base ratios divide by, read "
+                f"from the runs): `{data.base}`. Boots:\n\n")
         for lab, t in topo.items():
             fl = f"{statistics.median(lfloor[lab]):.1f} ns" if lfloor[lab] else "-"
             f.write(f"- `{lab}`: kernel {t['kernel']}, nr_cpu_ids {t['nr_cpu_ids']}, "
-                    f"online CPUs {t['online_cpus']}, nodes {t['online_nodes']}, "
+                    f"online CPUs {t['online_cpus']}, nodes {t.get('online_nodes', '-')}, "
                     f"floor lock+list_add+unlock median {fl}, "
                     f"clocksource {clocksources.get(lab, '-')}"
                     + (" (slow clock)" if lab in data.slow_clock else "") + "\n")
         f.write("\n" + floors(runs, clocksources) + "\n")
-        f.write("Medians over repetitions with [min-max]. " + LEGEND + " Derived columns "
+        f.write("Medians over repetitions with [min-max]. " + leg + " Derived columns "
                 "(p50/(lock+wake), p50/floor, rate*p50, queue share): see the notes.\n\n")
         f.write(tab + "\n\n" + (agree + "\n" if agree else "") + cl + "\n\n")
         for p in made:
@@ -1266,10 +1804,28 @@ def main():
                     f.write(f"- `{line.strip()}`\n")
             f.write("\n")
         f.write(NOTES)
-    print(f"bench_report: wrote {outdir}/summary.md, table.txt, results.jsonl"
+    print(f"bench_report: wrote {outdir}/summary.md, table.txt"
           + (", " + ", ".join(made) if made else ""), file=sys.stderr)
     return 0
 
 
+def main(argv):
+    if len(argv) >= 1 and argv[0] == "--compare":
+        run, args = compare, argv[1:]
+    elif len(argv) == 1 and not argv[0].startswith("-"):
+        run, args = report, argv[0]
+    else:
+        print(USAGE, file=sys.stderr)
+        return 2
+    try:
+        return run(args)
+    except ReportError as e:
+        print(f"bench_report: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"bench_report: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -18,9 +18,9 @@
 # line per run (possible_cpus added), table.md (medians per design, the
 # min..max over the rounds, ratios to the stock module of the same boot)
 # and one vm-run directory per boot (pP/); under it, per design, the p50
-# and p99 latency over stock's of the same round, paired, with bootstrap
-# 95% intervals. TCG timing is noisy: read the ratios within one boot,
-# never a time across boots.
+# and p99 latency over stock's of the same round, paired, with 95%
+# order-statistic intervals and their coverage. TCG timing is noisy: read
+# the ratios within one boot, never a time across boots.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -108,7 +108,7 @@ python3 - "$out/results.jsonl" "$FWQ_TOP/bench" > "$out/table.md" <<'EOF'
 import json, statistics, sys
 
 sys.path.insert(0, sys.argv[2])
-from bench_report import boot_ci, fmt_ci
+from bench_report import median_ci, fmt_ci
 
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print("# make bench-xfs\n")
@@ -153,16 +153,16 @@ for p in sorted({r["possible_cpus"] for r in rows}):
     stock = {r["round"]: r for r in runs if r["design"] == "stock"}
     print("Paired by round: the median over the rounds of the design's")
     print("latency over the stock module's in the same round, with its")
-    print("bootstrap 95% interval (bench/bench_report.py's boot_ci; ~: the")
-    print("interval holds 1.00).\n")
-    print("| design | pairs | p50 x stock [95%] | p99 x stock [95%] |")
+    print("95% order-statistic interval and that interval's coverage")
+    print("(bench/bench_report.py's median_ci; ~: the interval holds 1.00).\n")
+    print("| design | pairs | p50 x stock [95%], coverage | p99 x stock [95%], coverage |")
     print("|---|---|---|---|")
     for d in designs:
         if d == "stock":
             continue
         prs = [(r, stock[r["round"]]) for r in runs
                if r["design"] == d and r["round"] in stock]
-        cis = [boot_ci([v[k] / b[k] for v, b in prs if b[k]])
+        cis = [median_ci([v[k] / b[k] for v, b in prs if b[k]])
                for k in ("p50_us", "p99_us")]
         print(f"| {d} | {len(prs)} | {fmt_ci(cis[0])} | {fmt_ci(cis[1])} |")
     print()
