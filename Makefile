@@ -98,7 +98,14 @@ check:
 check-quick:
 	@FWQ_CHECK_LANES='quick/*' FWQ_CHECK_ONE_KERNEL=1 $(FWQ_TOP)/scripts/check.sh
 
-## checkpatch --strict, W=1 + sparse (C=2), kernel-doc, shellcheck
+# bench/bench_report.py's tests alone (the bench_report lane of check and
+# check-quick): pure Python, no build, no guest.
+.PHONY: check-report
+## bench_report.py's tests: fixtures, interval coverage, bad input
+check-report:
+	@/usr/bin/python3 $(FWQ_TOP)/tests/bench-report/test_bench_report.py
+
+## checkpatch --strict, W=1 + sparse (C=2), kernel-doc, shellcheck, pyflakes
 lint: kdir
 	@$(FWQ_TOP)/scripts/lint.sh
 

@@ -1,0 +1,489 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of bench/bench_report.py: pure Python, no guest.
+
+  test_bench_report.py [--out DIR] [unittest args]
+
+Fixture result files in (fixtures/, written by fixtures.py), known
+intervals and verdicts out; a simulation of the intervals' coverage; bad
+input. With --out, DIR/tests.txt gets one "ok NAME" or "not ok NAME" line
+per test (make check lists them). Exit 0 when every test passed.
+"""
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from fractions import Fraction
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+REPORT = os.path.join(TOP, "bench", "bench_report.py")
+sys.path.insert(0, os.path.join(TOP, "bench"))
+sys.path.insert(0, HERE)
+# no __pycache__ in the source tree (the DKMS and Debian packages copy it)
+sys.dont_write_bytecode = True
+
+import bench_report as br  # noqa: E402
+import fixtures  # noqa: E402
+
+
+def run_report(*args):
+    """bench_report.py ARGS: (exit code, stdout, stderr)."""
+    p = subprocess.run([sys.executable, REPORT, *args], capture_output=True, text=True,
+                       timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Scratch(unittest.TestCase):
+    """A test with a scratch folder, self.tmp."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="bench-report-test.")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def fixture(self, name):
+        """A copy of fixture NAME's folder in the scratch folder."""
+        d = os.path.join(self.tmp, name)
+        shutil.copytree(fixtures.folder(name), d)
+        return d
+
+    def report(self, name):
+        """The report of fixture NAME: summary.md's text."""
+        d = self.fixture(name)
+        rc, out, err = run_report(d)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("Traceback", err)
+        with open(os.path.join(d, "summary.md")) as f:
+            return f.read()
+
+    def row(self, text, *starts):
+        """The one table row of text that starts with the cells starts."""
+        pre = "| " + " | ".join(starts)
+        rows = [line for line in text.splitlines()
+                if re.sub(r" +\|", " |", line).startswith(pre)]
+        self.assertEqual(len(rows), 1, f"rows starting {pre!r}: {rows}")
+        return re.sub(r" +", " ", rows[0])
+
+
+class OrderStatistics(unittest.TestCase):
+    """The interval for the median: order statistics from Bin(n, 1/2)."""
+
+    def test_coverage_exact(self):
+        self.assertEqual(br.coverage(7, 1), Fraction(63, 64))       # 98.4375%
+        self.assertEqual(br.coverage(7, 2), Fraction(7, 8))         # 87.5%
+        self.assertEqual(br.coverage(3, 1), Fraction(3, 4))         # 75%
+        self.assertEqual(br.coverage(9, 2), 1 - Fraction(2 * 10, 512))
+
+    def test_order_d(self):
+        self.assertEqual(br.order_d(7, 0.95), 1)
+        self.assertEqual(br.order_d(9, 0.95), 2)
+        self.assertEqual(br.order_d(12, 0.95), 3)
+        self.assertIsNone(br.order_d(5, 0.95))
+        self.assertIsNone(br.order_d(1, 0.5))
+        self.assertEqual(br.min_pairs(0.95), 6)
+        self.assertEqual(br.min_pairs(1 - Fraction(1, 20) / 65), 12)
+
+    def test_interval_of_seven(self):
+        ci = br.median_ci([1.06, 1.02, 1.09, 1.04, 1.12, 1.03, 1.08])
+        self.assertEqual((ci.lo, ci.hi, ci.d, ci.n), (1.02, 1.12, 1, 7))
+        self.assertEqual(br.fmt_ci(ci), "1.06x [1.02-1.12], 98.4%")
+        self.assertTrue(br.significant(ci))
+
+    def test_too_few(self):
+        ci = br.median_ci([1.1, 1.2, 1.3])
+        self.assertIsNone(ci.lo)
+        self.assertEqual(br.fmt_ci(ci), "1.20x, not shown (n<6)")
+        self.assertFalse(br.significant(ci))
+        self.assertIsNone(br.median_ci([]))
+
+    def test_holds_one(self):
+        ci = br.median_ci([0.9, 1.1, 1.0, 0.95, 1.05, 1.02, 0.98, 1.01, 0.99])
+        self.assertEqual(br.fmt_ci(ci), "1.00x [0.95-1.05]~, 96.1%")
+
+
+def draws(rng, dist, n):
+    if dist == "lognormal":
+        return [rng.lognormvariate(0.1, 0.3) for _ in range(n)]
+    # skewed, heavy right tail: a shifted exponential, median 1 + ln 2 / 3
+    return [1 + rng.expovariate(3.0) for _ in range(n)]
+
+
+MEDIANS = {"lognormal": 2.718281828459045 ** 0.1, "exponential": 1 + 0.6931471805599453 / 3}
+SIM_DRAWS = 10000
+
+
+class Simulation(unittest.TestCase):
+    """The stated coverage holds: for n = 3, 5, 7 and 9 ratios, every
+    interval [x(d), x(n+1-d)] the report can state, over SIM_DRAWS seeded
+    draws from each of two distributions, holds the true median as often as
+    it says, within 1.5 points."""
+
+    measured = {}
+
+    def test_coverage(self):
+        rng = random.Random(46)
+        for n in (3, 5, 7, 9):
+            for d in range(1, n // 2 + 1):
+                stated = br.coverage(n, d)
+                for dist, med in MEDIANS.items():
+                    hit = 0
+                    for _ in range(SIM_DRAWS):
+                        ci = br.median_ci(draws(rng, dist, n), stated)
+                        self.assertEqual(ci.d, d)
+                        hit += ci.lo <= med <= ci.hi
+                    got = hit / SIM_DRAWS
+                    Simulation.measured[(n, d, dist)] = (float(stated), got)
+                    self.assertLessEqual(abs(got - float(stated)), 0.015,
+                                         f"n={n} d={d} {dist}: stated {float(stated):.4f}, "
+                                         f"measured {got:.4f}")
+
+    def test_report_level(self):
+        """At the report's level (95%), what it picks for each n."""
+        picks = {n: br.order_d(n, br.LEVEL) for n in (3, 5, 7, 9)}
+        self.assertEqual(picks, {3: None, 5: None, 7: 1, 9: 2})
+
+    @classmethod
+    def tearDownClass(cls):
+        for (n, d, dist), (stated, got) in sorted(cls.measured.items()):
+            print(f"# coverage n={n} [x({d}), x({n + 1 - d})] {dist}: stated "
+                  f"{100 * stated:.2f}%, measured {100 * got:.2f}% over {SIM_DRAWS} draws",
+                  file=sys.stderr)
+
+
+class SignTestHolm(unittest.TestCase):
+    """The sign test, Holm's method, and their agreement with the
+    intervals."""
+
+    def test_sign_test(self):
+        c = br.Cell([1.1] * 7, "up", "items_per_sec")
+        self.assertEqual((c.p, c.side), (Fraction(2, 128), "up"))
+        c = br.Cell([0.9] * 6 + [1.1], "up", "items_per_sec")
+        self.assertEqual((c.p, c.side), (Fraction(2 * 8, 128), "down"))
+        # a ratio of exactly 1.0 counts against the effect
+        c = br.Cell([1.1] * 6 + [1.0], "up", "items_per_sec")
+        self.assertEqual(c.p, Fraction(2 * 8, 128))
+        c = br.Cell([1.0] * 7, "same", "items_per_sec")
+        self.assertEqual((c.p, c.side), (Fraction(2, 128), "in"))
+        c = br.Cell([2.0] * 7, "same", "flush_p50_ns")
+        self.assertEqual((c.p, c.side), (Fraction(2, 128), "up"))
+
+    def test_holm_adjusted(self):
+        fam = br.Family()
+        # p = 2/4096 (12 above), 2/128 (7 above), 2*8/128 (6 of 7 above)
+        cells = [fam.add(br.Cell(r, "up", "items_per_sec"))
+                 for r in ([1.1] * 12, [1.1] * 7, [0.9] + [1.1] * 6)]
+        fam.add(br.Cell([], "up", "items_per_sec"))
+        fam.holm()
+        self.assertEqual(fam.m, 3)
+        self.assertEqual(cells[0].adj, 3 * Fraction(2, 4096))
+        self.assertEqual(cells[1].adj, 2 * Fraction(2, 128))
+        self.assertEqual(cells[2].adj, Fraction(16, 128))
+        self.assertEqual([c.rejected for c in cells], [True, True, False])
+        self.assertEqual([c.word() for c in cells],
+                         ["reproduced (faster)", "reproduced (faster)", "not shown"])
+        self.assertEqual(cells[1].level, 1 - Fraction(1, 20) / 2)
+
+    def test_holm_stops(self):
+        """A cell after the first one Holm keeps is kept, even where its own
+        bound would let it go; tied p-values go together."""
+        fam = br.Family()
+        a = fam.add(br.Cell([1.1] * 7 + [0.9], "up", "items_per_sec"))      # 18/256
+        b = fam.add(br.Cell([1.1] * 10 + [0.9] * 3, "up", "items_per_sec"))  # 756/8192
+        c = fam.add(br.Cell([1.1, 0.9] * 3, "up", "items_per_sec"))        # 1
+        fam.holm(alpha=Fraction(1, 5))
+        self.assertEqual((a.p, b.p), (Fraction(18, 256), Fraction(756, 8192)))
+        # a: 18/256 > 0.2/3, so Holm stops there; b's own bound, 0.2/2,
+        # is above its p, but it comes after a
+        self.assertLess(b.p, Fraction(1, 5) / 2)
+        self.assertEqual([x.rejected for x in (a, b, c)], [False, False, False])
+        self.assertEqual(b.adj, 3 * a.p)
+        fam = br.Family()
+        a = fam.add(br.Cell([1.1] * 4 + [0.9], "up", "items_per_sec"))   # p 12/32
+        b = fam.add(br.Cell([1.1] * 5, "up", "items_per_sec"))           # p 2/32
+        c = fam.add(br.Cell([1.1] * 5, "up", "items_per_sec"))
+        fam.holm(alpha=Fraction(1, 5))
+        # 3 * 2/32 = 0.1875 <= 0.2: b and c (tied) both go; a: 0.375 > 0.2
+        self.assertEqual([x.rejected for x in (a, b, c)], [False, True, True])
+        self.assertEqual(b.level, c.level)
+
+    def test_duality(self):
+        """Rejected exactly when the interval at the cell's Holm level
+        excludes 1.0 (on the side of the verdict), while every cell before
+        it was rejected: random families, seeded."""
+        rng = random.Random(1)
+        for _ in range(300):
+            fam = br.Family()
+            cells = []
+            for _ in range(rng.randint(1, 8)):
+                n = rng.randint(1, 16)
+                shift = rng.choice([0.0, 0.05, 0.2, -0.2])
+                cells.append(fam.add(br.Cell([rng.gauss(1 + shift, 0.1) for _ in range(n)],
+                                             rng.choice(["up", "down"]), "items_per_sec")))
+            fam.holm()
+            ranked = sorted(cells, key=lambda c: c.p)
+            going = True
+            for c in ranked:
+                fw = c.fw
+                excl = fw.d is not None and (fw.lo > 1 or fw.hi < 1)
+                going = going and excl
+                self.assertEqual(c.rejected, going, (c.p, c.adj, c.level))
+                if c.rejected:
+                    self.assertEqual(fw.lo > 1, c.side == "up")
+
+    def test_same_bounds(self):
+        fam = br.Family()
+        ins = fam.add(br.Cell([1.0, 0.9, 1.1, 1.2, 0.8, 1.05, 0.95, 1.0], "same",
+                              "items_per_sec"))
+        out = fam.add(br.Cell([0.5] * 8, "same", "items_per_sec"))
+        fam.holm()
+        self.assertEqual(ins.word(), "reproduced (no change)")
+        self.assertEqual(out.word(), "contradicted (slower)")
+        lo, hi = br.SAME_BOUNDS
+        self.assertTrue(lo <= ins.fw.lo and ins.fw.hi <= hi)
+        self.assertTrue(out.fw.hi < lo)
+
+
+class Fixtures(Scratch):
+    """Fixture result files in, known intervals and verdicts out."""
+
+    def test_in_sync(self):
+        """The committed fixtures are what fixtures.py writes."""
+        for name in fixtures.FIXTURES:
+            for fn, text in fixtures.files(name).items():
+                with open(os.path.join(fixtures.folder(name), fn)) as f:
+                    self.assertEqual(f.read(), text, f"{name}/{fn}: run fixtures.py")
+
+    def test_holm_twelve(self):
+        s = self.report("s1-holm")
+        self.assertIn("Holm's step-down method over the 8 verdict cells", s)
+        self.assertIn("7 of them reproduced or contradicted", s)
+        self.assertIn("the first cell's is 99.375%, which takes at least 9 pairs", s)
+        r = self.row(s, "cache", "v5 +10.8% / -9.8%")
+        self.assertIn("| +24.9% / -41.9% |", r)
+        self.assertIn("| 1.07x [1.04-1.11], 96.1% | p 0.004; >=99.375%: [1.02-1.13], 99.95% "
+                      "| reproduced (faster), 1.07x against 1.108x claimed |", r)
+        self.assertIn("| 0.90x [0.86-0.93], 96.1% | p 0.004; >=99.375%: [0.84-0.95], 99.95% "
+                      "| reproduced (lower), 0.90x against 0.902x claimed |", r)
+        r = self.row(s, "cpu", "v5 -2.6% / +3.5% (no change)")
+        self.assertIn("reproduced (no change), 1.00x against 0.974x claimed", r)
+        self.assertIn("reproduced (no change), 1.00x against 1.035x claimed", r)
+        r = self.row(s, "cache", "v3 +34.7% / -30.1%; v5 +10.8% / -9.8%: 1.216x / 0.775x")
+        self.assertIn("| 1.00x [0.96-1.04]~, 96.1% | p 1; >=95%: [0.96-1.04]~, 96.1% "
+                      "| not shown, 1.00x against 1.216x claimed |", r)
+        self.assertIn("contradicted (higher), 1.07x against 0.775x claimed", r)
+        r = self.row(s, "cpu", "v3 +17.9% / -13.6%; v5 -2.6% / +3.5%: 1.210x / 0.835x")
+        self.assertIn("reproduced (faster), 1.22x against 1.210x claimed", r)
+        self.assertIn("reproduced (lower), 0.89x against 0.835x claimed", r)
+        self.assertIn("Verdict A2: reproduced (4 reproduced, 0 contradicted, 0 not shown of 4)",
+                      s)
+        self.assertIn("Verdict A2-wakeq: mixed (2 reproduced, 1 contradicted, 1 not shown of 4)",
+                      s)
+        self.assertIn("S1, `wake=wakeq,kicked_list=on` against `wake=pick`", s)
+
+    def test_seven(self):
+        s = self.report("s1-seven")
+        self.assertIn("over the 4 verdict cells", s)
+        self.assertIn("the first cell's is 98.75%, which takes at least 8 pairs", s)
+        r = self.row(s, "cache", "v5 +10.8% / -9.8%")
+        self.assertIn("| 1.06x [1.02-1.12], 98.4% | p 0.062; >=98.75%: not shown (n<8) "
+                      "| not shown (n<8), 1.06x against 1.108x claimed |", r)
+        # the table's cell: the interval on its own
+        r = self.row(s, "enq", "2", "unbound", "cache", "wake=pick")
+        self.assertIn("| 1.06x [1.02-1.12], 98.4% |", r)
+
+    def test_three(self):
+        s = self.report("s1-three")
+        r = self.row(s, "cache", "v5 +10.8% / -9.8%")
+        self.assertIn("| 1.06x, not shown (n<6) |", r)
+        self.assertIn("| not shown (n<6), 1.06x against 1.108x claimed |", r)
+
+    def test_flush_headline_fidelity(self):
+        s = self.report("flush")
+        self.assertIn("over the 8 verdict cells", s)
+        r = self.row(s, "percpu", "flushes_per_sec higher", "15.3k -> 660.0k")
+        self.assertIn("| 44.00x [40.00-48.00], 98.4% | p 0.125; >=99.375%: not shown (n<9) |",
+                      r)
+        self.assertIn("| 192 -> 0 |", r)
+        self.assertIn("not shown (n<9), 44.00x against 105x claimed", r)
+        r = self.row(s, "unbound", "flushes_per_sec higher", "15.3k -> 243.2k")
+        self.assertIn("16.00x against 9.6x claimed", r)
+        self.assertIn("## Headline on 7.3", s)
+        r = self.row(s, "B1", "S4a percpu", "flushes_per_sec unchanged", "flush=coalesce")
+        self.assertIn("| 1.00x [0.97-1.03]~, 98.4% |", r)
+        self.assertIn("1.00x against no change claimed", r)
+        r = self.row(s, "7.3", "192", "S4a unbound", "flushes_per_sec", "flush=coalesce")
+        self.assertIn("| 1.00x [0.97-1.03]~, 98.4% |", r)
+
+    def test_baseline_from_results(self):
+        s = self.report("baseline")
+        self.assertIn("Baseline (the variant the /base ratios divide by, read from the runs): "
+                      "`wake=claim,kicked_list=off,flush=each`", s)
+        self.assertIn("/base = ratio to the baseline `wake=claim,kicked_list=off,flush=each`", s)
+        r = self.row(s, "enq", "2", "unbound", "cache", "wake=locked")
+        self.assertIn("| 1.06x [1.02-1.12], 98.4% |", r)
+        self.assertEqual(br.baseline([json.loads(x) for x in
+                                      fixtures.files("s1-seven")["results.jsonl"].split("\n")
+                                      if x]),
+                         fixtures.BASE)
+
+    def test_compare(self):
+        a, b = self.fixture("s1-seven"), os.path.join(self.tmp, "again")
+        shutil.copytree(a, b)
+        out = os.path.join(self.tmp, "cmp")
+        rc, stdout, err = run_report("--compare", out, a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("1.06x [1.02-1.12], 98.4%", stdout)
+        self.assertTrue(os.path.exists(os.path.join(out, "repeatability.md")))
+
+
+class BadInput(Scratch):
+    """Bad input: one error line on stderr, exit 2, no traceback, nothing
+    written."""
+
+    def bad(self, text, want):
+        d = os.path.join(self.tmp, "bad")
+        os.makedirs(d)
+        if text is not None:
+            with open(os.path.join(d, "results.jsonl"), "wb") as f:
+                f.write(text if isinstance(text, bytes) else text.encode())
+        rc, out, err = run_report(d)
+        self.assertEqual(rc, 2, err)
+        self.assertNotIn("Traceback", err)
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 1, err)
+        self.assertTrue(lines[0].startswith("bench_report: "), err)
+        self.assertRegex(lines[0], want)
+        self.assertEqual(sorted(os.listdir(d)), [] if text is None else ["results.jsonl"])
+
+    def good(self):
+        return fixtures.files("s1-seven")["results.jsonl"].splitlines(keepends=True)
+
+    def edited(self, i, fn):
+        """The s1-seven fixture with run i passed through fn."""
+        lines = self.good()
+        r = json.loads(lines[i])
+        fn(r)
+        lines[i] = json.dumps(r) + "\n"
+        return "".join(lines)
+
+    def test_empty(self):
+        self.bad("", r"results\.jsonl: no runs \(the file is empty\)$")
+
+    def test_blank(self):
+        self.bad("\n\n", r"no runs")
+
+    def test_missing(self):
+        self.bad(None, r"results\.jsonl: No such file or directory$")
+
+    def test_truncated(self):
+        lines = self.good()
+        self.bad("".join(lines[:5]) + lines[5][:len(lines[5]) // 2] + "\n",
+                 r"results\.jsonl:6: not a whole JSON object .*truncated")
+
+    def test_truncated_last(self):
+        lines = self.good()
+        self.bad("".join(lines[:-1]) + lines[-1][:100], r"results\.jsonl:35: not a whole")
+
+    def test_missing_field(self):
+        self.bad(self.edited(3, lambda r: r.pop("topology")),
+                 r"results\.jsonl:4: the run has no \"topology\"$")
+
+    def test_missing_nested_field(self):
+        self.bad(self.edited(0, lambda r: r["topology"].pop("nr_cpu_ids")),
+                 r":1: the run has no \"topology.nr_cpu_ids\"$")
+
+    def test_missing_metrics(self):
+        self.bad(self.edited(2, lambda r: r.pop("metrics")), r":3: the run has no \"metrics\"$")
+
+    def test_wrong_type(self):
+        self.bad(self.edited(1, lambda r: r.update(threads="2")),
+                 r":2: \"threads\" is \"2\", not an integer$")
+
+    def test_schema(self):
+        self.bad(self.edited(0, lambda r: r.update(schema="fwq_bench/2")),
+                 r":1: schema \"fwq_bench/2\", not \"fwq_bench/1\"$")
+
+    def test_not_object(self):
+        self.bad("[1, 2]\n", r":1: not a JSON object$")
+
+    def test_bad_variant(self):
+        self.bad(self.edited(1, lambda r: r.update(variant="wake=pick")),
+                 r":2: variant \"wake=pick\" does not name the axes")
+
+    def test_bad_host(self):
+        self.bad(self.edited(1, lambda r: r["host"].pop("slow")),
+                 r":2: the run has no \"host.slow\"$")
+
+    def test_not_utf8(self):
+        self.bad(b"\xff\xfe{}\n", r"not UTF-8 text$")
+
+    def test_compare_bad(self):
+        a = self.fixture("s1-seven")
+        d = os.path.join(self.tmp, "empty")
+        os.makedirs(d)
+        open(os.path.join(d, "results.jsonl"), "w").close()
+        rc, out, err = run_report("--compare", os.path.join(self.tmp, "o"), a, d)
+        self.assertEqual(rc, 2)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertNotIn("Traceback", err)
+
+    def test_usage(self):
+        for args in ([], ["a", "b"], ["--bogus"], ["--compare", "o", "a"]):
+            rc, out, err = run_report(*args)
+            self.assertEqual(rc, 2, args)
+            self.assertEqual(err.splitlines(), [br.USAGE], args)
+
+
+class TapResult(unittest.TextTestResult):
+    """Also keeps "ok NAME" / "not ok NAME" lines for make check."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.tap = []
+
+    def name(self, test):
+        return test.id().split(".", 1)[1]
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.tap.append(f"ok {self.name(test)}")
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.tap.append(f"not ok {self.name(test)} # failed")
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.tap.append(f"not ok {self.name(test)} # error")
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self.tap.append(f"skip {self.name(test)} # {reason}")
+
+
+def main(argv):
+    out = None
+    if len(argv) >= 2 and argv[0] == "--out":
+        out, argv = argv[1], argv[2:]
+    prog = unittest.main(module=__name__, argv=[sys.argv[0]] + argv, exit=False,
+                         testRunner=unittest.TextTestRunner(resultclass=TapResult,
+                                                            stream=sys.stderr, verbosity=2))
+    res = prog.result
+    if out:
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "tests.txt"), "w") as f:
+            f.write("\n".join(res.tap) + "\n")
+    failed = len(res.failures) + len(res.errors)
+    print(f"{res.testsRun - failed - len(res.skipped)} passed, {failed} failed")
+    return 0 if res.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
