@@ -18,7 +18,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(make gcc kmod perl python3 qemu-system-x86 busybox-static cpio gzip
-      xz-utils dkms openssl sparse shellcheck gnuplot-nox git
+      xz-utils dkms openssl sparse shellcheck python3-pyflakes gnuplot-nox git
       debhelper dh-dkms lintian)
 
 # resolve_abi: the ABI that the suite's headers metapackage depends on,

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh [checkpatch] [build] [shell] [kerneldoc] [compat] [makehelp]
-#         [makevars]: fwq's static
+# lint.sh [checkpatch] [build] [shell] [pyflakes] [kerneldoc] [compat]
+#         [makehelp] [makevars]: fwq's static
 # checks (all of them by default), each reported as one KTAP-style line "ok lint.X" or
 # "not ok lint.X" with the findings above it. Exit 1 if any check failed.
 #   checkpatch  checkpatch.pl --strict --no-tree on fwq's own .c/.h files
@@ -17,6 +17,8 @@
 #               such a build of the tree itself, from clean, is read
 #               instead of building again
 #   shell       ShellCheck on scripts/ (shell scripts, plans), bench/ and .ci/run
+#   pyflakes    pyflakes (python3-pyflakes) on every Python file of the tree:
+#               *.py and the scripts whose first line names python
 #   kerneldoc   the kernel's scripts/kernel-doc -none on every header of
 #               fwq (include/fwq/, src/, bench/, tests/); any warning
 #               fails
@@ -236,6 +238,50 @@ lint_shellcheck() {
 	rm -f "$log"
 }
 
+# python_files: the tree's Python files (NUL-separated): tracked and
+# untracked-not-ignored files named *.py or whose first line names python
+python_files() {
+	local f
+
+	if [ -d .git ] && command -v git > /dev/null; then
+		git ls-files -co --exclude-standard -z
+	else
+		find . -path ./results -prune -o -path ./.git -prune -o \
+			-path ./.cache -prune -o -type f -print0
+	fi | while IFS= read -r -d '' f; do
+		f=${f#./}
+		[ -f "$f" ] || continue
+		case $f in
+		*.py) printf '%s\0' "$f" ;;
+		*) head -n 1 "$f" 2> /dev/null | grep -q '^#!.*python' &&
+			printf '%s\0' "$f" ;;
+		esac
+	done
+}
+
+lint_pyflakes() {
+	local log rc=0 files pf
+
+	log=$(mktemp)
+	if command -v pyflakes3 > /dev/null; then
+		pf=(pyflakes3)
+	elif /usr/bin/python3 -c 'import pyflakes' 2> /dev/null; then
+		pf=(/usr/bin/python3 -m pyflakes)
+	else
+		echo "pyflakes is not installed (python3-pyflakes)" > "$log"
+		report pyflakes 1 "$log"
+		rm -f "$log"
+		return
+	fi
+	mapfile -d '' -t files < <(python_files | sort -z)
+	if [ ${#files[@]} -gt 0 ]; then
+		"${pf[@]}" "${files[@]}" > "$log" 2>&1 || rc=1
+	fi
+	[ -s "$log" ] && rc=1
+	report pyflakes $rc "$log" "${#files[@]} files"
+	rm -f "$log"
+}
+
 lint_kerneldoc() {
 	local kdir log rc=0
 
@@ -309,6 +355,7 @@ lint_one() {
 		lint_compat
 		;;
 	shell|shellcheck) lint_shellcheck ;;
+	pyflakes) lint_pyflakes ;;
 	kerneldoc) lint_kerneldoc ;;
 	makehelp) lint_makehelp ;;
 	makevars) lint_makevars ;;
@@ -316,10 +363,10 @@ lint_one() {
 	exit $failed
 }
 
-[ $# -gt 0 ] || set -- checkpatch build shellcheck kerneldoc compat makehelp makevars
+[ $# -gt 0 ] || set -- checkpatch build shellcheck pyflakes kerneldoc compat makehelp makevars
 for what in "$@"; do
 	case "$what" in
-	checkpatch|build|compat|shell|shellcheck|kerneldoc|makehelp|makevars) ;;
+	checkpatch|build|compat|shell|shellcheck|pyflakes|kerneldoc|makehelp|makevars) ;;
 	*) fwq_die 2 "unknown lint check '$what'" ;;
 	esac
 done
