@@ -275,7 +275,7 @@ image() {
 boot() {
 	local label=$1 mode=$2 limit=$3 krel img dir qemu qroot d rc=0
 	local idir=$out/image-$1
-	local append="root=/dev/vda rw console=ttyS0 fwq_distro=$mode systemd.show_status=1"
+	local append="root=/dev/vda rw console=ttyS0 no_timer_check fwq_distro=$mode systemd.show_status=1"
 	local -a q
 
 	img=$idir/disk.img

@@ -22,6 +22,9 @@
 #                         longer in memory (an emulator fault) is booted
 #                         again: the second boot's 0, the first kept
 #   int3_real             the same oops with the int3 really there: 3
+#   timer_check           a guest with no PIT or HPET, whose boot-time
+#                         IO-APIC timer check cannot see a tick, boots:
+#                         0 (vm-run.sh gives every guest no_timer_check)
 #   missing plan          setup error, exits 2
 # and, on the host, that console-scan.sh holds back a KCSAN report only
 # when no frame of its accesses is fwq's (an interrupt's: above its
@@ -175,6 +178,11 @@ judge silent_is_stall "reported as a stall, not a timeout" \
 	"$(tail -n 1 "$out/silent/summary.txt")" \
 	grep -q 'stalled: no output on any channel' "$out/silent/summary.txt"
 has_diag silent vcpus '^CPU#0 RIP='
+# a guest whose timer interrupt never reaches the IO-APIC timer check
+# (no PIT, no HPET: what a starved QEMU main loop looks like to it) boots
+# and passes: vm-run.sh's no_timer_check (without it: exit 3, a panic)
+FWQ_QEMU_ARGS="${FWQ_QEMU_ARGS:+$FWQ_QEMU_ARGS }-machine pit=off,hpet=off" \
+	expect timer_check 0 --preset small --plan selfcheck-pass --timeout 120
 expect missing_plan 2 --preset small --plan "$out/no-such.plan"
 echo "# logs in $out"
 fwq_tap_summary
