@@ -87,16 +87,18 @@ kdir:
 	fi
 
 # Tests: deps, build, lint, DKMS, then every VM lane in scripts/check.d/.
-## the tests: deps, build, lint, every lane of scripts/check.d/; ends "N passed, N failed"
+# DRYRUN=1: list the lanes of each kernel's pass instead (scripts/lanes.sh)
+## the tests: deps, build, lint, every lane of scripts/check.d/; ends "N passed, N failed" (DRYRUN=1: list them)
 check:
-	@$(FWQ_TOP)/scripts/check.sh
+	@$(FWQ_TOP)/scripts/$(if $(DRYRUN),lanes,check).sh
 
 # The edit-test loop: the default kernel only, and the lanes of
 # scripts/check.d/quick/ (the small selftests, one short torture slice).
 .PHONY: check-quick
 ## the fast loop: deps, build, lint, small selftests, one torture slice
 check-quick:
-	@FWQ_CHECK_LANES='quick/*' FWQ_CHECK_ONE_KERNEL=1 $(FWQ_TOP)/scripts/check.sh
+	@FWQ_CHECK_LANES='quick/*' FWQ_CHECK_ONE_KERNEL=1 \
+		$(FWQ_TOP)/scripts/$(if $(DRYRUN),lanes.sh --one-kernel,check.sh)
 
 # bench/bench_report.py's tests alone (the bench_report lane of check and
 # check-quick): pure Python, no build, no guest.
@@ -105,9 +107,9 @@ check-quick:
 check-report:
 	@/usr/bin/python3 $(FWQ_TOP)/tests/bench-report/test_bench_report.py
 
-## checkpatch --strict, W=1 + sparse (C=2), kernel-doc, shellcheck, pyflakes
+## checkpatch --strict, W=1 + sparse (C=2), kernel-doc, shellcheck, pyflakes (DRYRUN=1: list the checks)
 lint: kdir
-	@$(FWQ_TOP)/scripts/lint.sh
+	@$(FWQ_TOP)/scripts/lint.sh $(if $(DRYRUN),--list)
 
 ## install the missing Debian packages (scripts/deps.sh)
 deps:

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh [checkpatch] [build] [shell] [pyflakes] [kerneldoc] [compat]
-#         [makehelp] [makevars]: fwq's static
+# lint.sh [--list] [checkpatch] [build] [shell] [pyflakes] [kerneldoc]
+#         [compat] [makehelp] [makevars]: fwq's static
 # checks (all of them by default), each reported as one KTAP-style line "ok lint.X" or
 # "not ok lint.X" with the findings above it. Exit 1 if any check failed.
 #   checkpatch  checkpatch.pl --strict --no-tree on fwq's own .c/.h files
@@ -363,7 +363,15 @@ lint_one() {
 	exit $failed
 }
 
-[ $# -gt 0 ] || set -- checkpatch build shellcheck pyflakes kerneldoc compat makehelp makevars
+all_checks="checkpatch build shellcheck pyflakes kerneldoc compat makehelp makevars"
+# --list: the checks and what each does, from this header (make lint
+# DRYRUN=1)
+if [ "${1:-}" = --list ]; then
+	sed -n '/^#   [a-z]/,/^set -u/p' "$0" | sed '/^set -u/d; s/^# \{0,1\}//'
+	exit 0
+fi
+# shellcheck disable=SC2086 # the checks are words
+[ $# -gt 0 ] || set -- $all_checks
 for what in "$@"; do
 	case "$what" in
 	checkpatch|build|compat|shell|shellcheck|pyflakes|kerneldoc|makehelp|makevars) ;;

@@ -66,7 +66,7 @@ selfcheck-debug:
 	@$(FWQ_TOP)/scripts/debug-kernel.sh --lane kcsan >/dev/null
 	@$(FWQ_TOP)/scripts/selfcheck-debug.sh
 
-## the lanes of scripts/check.d/debug/ (LANES: a glob of list names)
+## the lanes of scripts/check.d/debug/ (LANES: a glob of list names; DRYRUN=1: list them)
 check-debug:
 	@FWQ_CHECK_LANES='debug/$(or $(LANES),*)' FWQ_CHECK_SKIP_LINT=1 \
-		FWQ_CHECK_SKIP_BUILD=1 $(FWQ_TOP)/scripts/check.sh
+		FWQ_CHECK_SKIP_BUILD=1 $(FWQ_TOP)/scripts/$(if $(DRYRUN),lanes,check).sh
