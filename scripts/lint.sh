@@ -25,8 +25,8 @@
 #   compat      the compat layer: a W=1 build with FWQ_COMPAT_FALLBACK=y
 #               (every fallback of src/compat/compat.h, as on a kernel
 #               that no probe matches) must be clean, and compat.h's
-#               supported-range guard must refuse 6.0, 6.13, 7.2 and 7.4
-#               and accept 6.1, 6.12, 7.3, and 6.13 and 7.4 with
+#               supported-series guard must refuse 6.0, 6.5, 6.13, 7.2 and 7.4
+#               and accept 6.1, 6.12, 7.3, and 6.5, 6.13 and 7.4 with
 #               FWQ_UNTESTED_KERNEL. A kernel whose file says
 #               FWQ_K_COMPAT_FALLBACK=n (7.3: the old interfaces the
 #               fallbacks call are gone) skips the fallback build, as
@@ -200,6 +200,8 @@ lint_compat() {
 	{
 		compat_range 6.0 refused
 		compat_range 6.1 ok
+		compat_range 6.5 refused
+		compat_range 6.5 ok -DFWQ_UNTESTED_KERNEL
 		compat_range 6.12 ok
 		compat_range 6.13 refused
 		compat_range 6.13 ok -DFWQ_UNTESTED_KERNEL

@@ -11,18 +11,20 @@
  * includes it does. Add a difference here as a probe plus a mapping, never
  * as a version test in the code.
  *
- * The supported range is enforced here too: probe.sh compares kbuild's
- * VERSION.PATCHLEVEL with the range the project tests (README.md,
- * "Supported kernels") and says FWQ_KERNEL_TOO_OLD or FWQ_KERNEL_UNTESTED.
+ * The supported series are enforced here too: probe.sh compares kbuild's
+ * VERSION.PATCHLEVEL with them and says FWQ_KERNEL_TOO_OLD or
+ * FWQ_KERNEL_UNTESTED.
  */
 #ifndef _FWQ_COMPAT_H
 #define _FWQ_COMPAT_H
 
 #ifdef FWQ_KERNEL_TOO_OLD
-#error "fwq: kernels before 6.1 are not supported (tested: 6.1, 6.12 and 7.3)"
+#error "fwq: this kernel is older than the oldest series fwq supports"
+#error "fwq: Supported kernels: Linux 6.1, 6.12 and 7.3, x86_64 (scripts/kernels/)."
 #endif
 #if defined(FWQ_KERNEL_UNTESTED) && !defined(FWQ_UNTESTED_KERNEL)
-#error "fwq: kernel outside the tested 6.1 to 6.12 and 7.3; FWQ_UNTESTED_KERNEL=y builds it"
+#error "fwq: an untested kernel series; FWQ_UNTESTED_KERNEL=y builds it anyway"
+#error "fwq: Supported kernels: Linux 6.1, 6.12 and 7.3, x86_64 (scripts/kernels/)."
 #endif
 
 /*
