@@ -5,7 +5,8 @@
 #   check DIR  dkms add + build of the DKMS package for the target release
 #              (KREL/KDIR/FLAVOUR) in a scratch tree under DIR (--dkmstree,
 #              --sourcetree, signing key in DIR too), then copies the built
-#              fwq.ko and fwq_bench.ko to DIR/modules/ for a VM boot. The
+#              fwq.ko and fwq_bench.ko to DIR/modules/ for a VM boot, each
+#              with its debug info (dkms.conf STRIP[]="no"). The
 #              system (/usr/src, /var/lib/dkms, /lib/modules) is untouched.
 #   install    copy the package to /usr/src/fwq-VERSION, then dkms add,
 #              build and install it for the target release.
@@ -90,6 +91,9 @@ check)
 		[ "$vm" = "$krel" ] || fwq_die 1 "$m.ko vermagic '$vm' is not $krel"
 		mv=$(modinfo -F version "$dir/modules/$m.ko")
 		[ "$mv" = "$version" ] || fwq_die 1 "$m.ko version '$mv' is not $version"
+		# dkms.conf's STRIP[]="no": drgn and perf probe need the DWARF
+		readelf -S "$dir/modules/$m.ko" | grep -q '\.debug_info' ||
+			fwq_die 1 "dkms stripped the debug info of $m.ko (dkms.conf STRIP)"
 	done
 	if find "$built" -name 'fwq_test*' | grep -q .; then
 		fwq_die 1 "the DKMS package built a test module"
