@@ -33,6 +33,10 @@
  *                       (these two are params.c's parameters marked for
  *                       debugfs, with the same range and checks)
  *   lockstat            0/1: pool->lock hold/wait histograms (and dump)
+ *   pending             per pwq with items waiting: its workqueue, pool and
+ *                       counts, then its first pending_max items with
+ *                       their functions, and a line saying how many more
+ *   pending_max         items "pending" lists per pwq (0..1000, default 8)
  *
  * Every file rejects a bad write with -EINVAL, one log line, and no change;
  * the read-only ones reject every write the same way.
@@ -300,6 +304,134 @@ static int fwq_lockstat_dump_show(struct seq_file *m, void *v)
 
 FWQ_DEBUGFS_RO(lockstat_dump);
 
+/*
+ * debugfs "pending": the items that wait on each pwq, in the order they
+ * will run: the pool's worklist (queued and active, not started yet) and
+ * then the pwq's inactive list (held back by max_active). Items already
+ * handed to a worker (its scheduled list), running ones and delayed items
+ * whose timer has not fired are not pending. One block per pwq that has
+ * any:
+ *
+ *   pwq WQ pool=ID cpu=CPU|unbound active=A inactive=I
+ *     active FUNC
+ *     inactive FUNC
+ *     ... N more
+ *
+ * at most pending_max item lines a pwq, the rest counted on the "more"
+ * line. A and I count at most FWQ_PENDING_COUNT_MAX items each (then
+ * "A+"): the walk holds the pool lock. The functions are copied under the
+ * lock and printed after it is dropped.
+ */
+#define FWQ_PENDING_MAX_LIMIT	1000
+#define FWQ_PENDING_COUNT_MAX	100000
+
+static unsigned int fwq_pending_max = 8;
+
+static const struct fwq_uint_param fwq_pending_max_knob = {
+	.name = "pending_max", .val = &fwq_pending_max, .min = 0,
+	.max = FWQ_PENDING_MAX_LIMIT, .debugfs = true,
+};
+
+struct fwq_pending_scan {
+	unsigned int nr_active;
+	unsigned int nr_inactive;
+	unsigned int nr_funcs;
+	unsigned int max;
+	fwq_work_func_t *funcs;	/* [max]: the first items' functions */
+};
+
+/* count @work of @pwq, and keep its function while there is room */
+static void fwq_pending_note(struct fwq_pending_scan *sc, unsigned int *nr,
+			     struct fwq_work *work)
+{
+	if (sc->nr_funcs < sc->max)
+		sc->funcs[sc->nr_funcs++] = work->func;
+	(*nr)++;
+}
+
+static void fwq_pending_scan_pwq(struct fwq_pwq *pwq,
+				 struct fwq_pending_scan *sc)
+{
+	struct fwq_pool *pool = pwq->pool;
+	struct fwq_work *work;
+
+	sc->nr_active = 0;
+	sc->nr_inactive = 0;
+	sc->nr_funcs = 0;
+	fwq_pool_lock_irq(pool);
+	list_for_each_entry(work, &pool->worklist, entry) {
+		if (fwq_work_pwq(work) != pwq)
+			continue;
+		fwq_pending_note(sc, &sc->nr_active, work);
+		if (sc->nr_active == FWQ_PENDING_COUNT_MAX)
+			break;
+	}
+	list_for_each_entry(work, &pwq->inactive_works, entry) {
+		fwq_pending_note(sc, &sc->nr_inactive, work);
+		if (sc->nr_inactive == FWQ_PENDING_COUNT_MAX)
+			break;
+	}
+	fwq_pool_unlock_irq(pool);
+}
+
+static void fwq_pending_show_pwq(struct seq_file *m, struct fwq_pwq *pwq,
+				 struct fwq_pending_scan *sc)
+{
+	unsigned int i, total = sc->nr_active + sc->nr_inactive;
+
+	if (!total)
+		return;
+	seq_printf(m, "pwq %s pool=%d ", pwq->wq->name, pwq->pool->id);
+	if (pwq->pool->cpu >= 0)
+		seq_printf(m, "cpu=%d", pwq->pool->cpu);
+	else
+		seq_puts(m, "unbound");
+	seq_printf(m, " active=%u%s inactive=%u%s\n", sc->nr_active,
+		   sc->nr_active == FWQ_PENDING_COUNT_MAX ? "+" : "",
+		   sc->nr_inactive,
+		   sc->nr_inactive == FWQ_PENDING_COUNT_MAX ? "+" : "");
+	for (i = 0; i < sc->nr_funcs; i++)
+		seq_printf(m, "  %s %ps\n",
+			   i < min(sc->nr_active, sc->max) ? "active" : "inactive",
+			   sc->funcs[i]);
+	if (total > sc->nr_funcs)
+		seq_printf(m, "  ... %u more\n", total - sc->nr_funcs);
+}
+
+static int fwq_pending_show(struct seq_file *m, void *v)
+{
+	struct fwq_pending_scan sc = { .max = READ_ONCE(fwq_pending_max) };
+	struct fwq_workqueue *wq;
+	struct fwq_pwq *pwq;
+
+	if (sc.max) {
+		sc.funcs = kcalloc(sc.max, sizeof(*sc.funcs), GFP_KERNEL);
+		if (!sc.funcs)
+			return -ENOMEM;
+	}
+	mutex_lock(&fwq_pool_mutex);
+	list_for_each_entry(wq, &fwq_workqueues, list) {
+		mutex_lock(&wq->mutex);
+		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+			fwq_pending_scan_pwq(pwq, &sc);
+			fwq_pending_show_pwq(m, pwq, &sc);
+		}
+		mutex_unlock(&wq->mutex);
+	}
+	mutex_unlock(&fwq_pool_mutex);
+	kfree(sc.funcs);
+	return 0;
+}
+
+FWQ_DEBUGFS_RO(pending);
+
+/*
+ * CONFIG_HZ, for the tools that read fwq's memory with drgn
+ * (tools/drgn/fwq.py): a worker's age is in jiffies, and no kernel symbol
+ * holds HZ on every kernel fwq supports.
+ */
+static const unsigned int fwq_hz __used = HZ;
+
 struct fwq_debugfs_file {
 	const char *name;
 	umode_t mode;
@@ -321,6 +453,8 @@ static const struct fwq_debugfs_file fwq_debugfs_files[] = {
 	{ "objects", 0444, NULL, &fwq_objects_fops },
 	{ "lockstat_dump", 0444, NULL, &fwq_lockstat_dump_fops },
 	{ "lockstat", 0644, (void *)&fwq_lockstat_knob, &fwq_knob_fops },
+	{ "pending", 0444, NULL, &fwq_pending_fops },
+	{ "pending_max", 0644, (void *)&fwq_pending_max_knob, &fwq_knob_fops },
 };
 
 void fwq_debugfs_init(void)
