@@ -9,8 +9,10 @@
 #   check  build, then: lintian, where any error or warning fails; the
 #          files under usr/src/fwq-VERSION/ are exactly "scripts/dkms.sh
 #          files"; the files under usr/share/fwq/ are exactly the
-#          runner's (bench/: RUNNER below), each the tree's own, so no
-#          harness script ships; the maintainer scripts register with
+#          runner's (bench/: RUNNER below) and the tools' (TOOLS below),
+#          each the tree's own, so no harness script ships; the tools'
+#          commands in usr/sbin are the tree's, each with its man page;
+#          the maintainer scripts register with
 #          and remove from DKMS; and scripts/fwq-bench-test.sh passes on
 #          the packaged runner. Each
 #          is a test line, also kept in DIR/tests.txt for make check.
@@ -23,6 +25,11 @@ version=$(cat VERSION)
 name=fwq-dkms_${version}_all.deb
 # the bench runner the package ships in /usr/share/fwq/bench/ (debian/rules)
 runner="fwq-bench.sh bench.sh bench-driver.sh runner-lib.sh bench_report.py"
+# the observability tools: /usr/share/fwq/PATH from tools/FILE, as
+# PATH:FILE (debian/rules), and the commands in /usr/sbin, each with its
+# man page (section 8)
+tools="bpftrace/fwq-wqlat.bt:fwq-wqlat.bt drgn/fwq.py:drgn/fwq.py"
+sbin="fwq-monitor fwq-drgn fwq-wqlat"
 
 # stage SRC: the tree's files (tracked and untracked, not ignored, no build
 # outputs) in SRC, plus debian/changelog
@@ -106,7 +113,8 @@ check() {
 	f=ok
 	contents "$deb" | sed -n 's|^usr/share/fwq/||p' | sort > "$dir/share.list"
 	# shellcheck disable=SC2086 # one file per word
-	printf 'bench/%s\n' $runner | sort > "$dir/runner.list"
+	{ printf 'bench/%s\n' $runner; printf '%s\n' $tools | cut -d: -f1; } |
+		sort > "$dir/runner.list"
 	diff -u "$dir/runner.list" "$dir/share.list" | sed 's/^/# /'
 	cmp -s "$dir/runner.list" "$dir/share.list" || f=bad
 	for s in $runner; do
@@ -115,6 +123,23 @@ check() {
 	[ "$(readlink "$x/usr/bin/fwq-bench")" = ../share/fwq/bench/fwq-bench.sh ] ||
 		{ echo "# usr/bin/fwq-bench: $(readlink "$x/usr/bin/fwq-bench")"; f=bad; }
 	verdict runner_is_the_tree_s $f || rc=1
+
+	f=ok
+	for t in $tools; do
+		cmp "tools/${t#*:}" "$x/usr/share/fwq/${t%%:*}" || f=bad
+	done
+	cmp tools/fwq-monitor "$x/usr/sbin/fwq-monitor" || f=bad
+	cmp tools/fwq-drgn "$x/usr/sbin/fwq-drgn" || f=bad
+	[ "$(readlink "$x/usr/sbin/fwq-wqlat")" = ../share/fwq/bpftrace/fwq-wqlat.bt ] ||
+		{ echo "# usr/sbin/fwq-wqlat: $(readlink "$x/usr/sbin/fwq-wqlat")"; f=bad; }
+	for t in $sbin; do
+		[ -x "$x/usr/sbin/$t" ] || { echo "# usr/sbin/$t is not executable"; f=bad; }
+		[ -s "$x/usr/share/man/man8/$t.8.gz" ] ||
+			{ echo "# no man page for $t"; f=bad; }
+	done
+	# fwq-drgn finds its helpers where the package puts them
+	grep -q '"/usr/share/fwq/drgn"' "$x/usr/sbin/fwq-drgn" || f=bad
+	verdict tools_are_the_tree_s $f || rc=1
 
 	f=ok
 	dpkg-deb -f "$deb" Depends | grep -q 'dkms' || f=bad
