@@ -88,9 +88,11 @@ kdir:
 
 # Tests: deps, build, lint, DKMS, then every VM lane in scripts/check.d/.
 # DRYRUN=1: list the lanes of each kernel's pass instead (scripts/lanes.sh)
+# FILTER=suite.case (a glob): that selftest case alone, on KERNEL.
 ## the tests: deps, build, lint, every lane of scripts/check.d/; ends "N passed, N failed" (DRYRUN=1: list them)
+##   FILTER=suite.case: one selftest case (a glob), on KERNEL (default 6.1)
 check:
-	@$(FWQ_TOP)/scripts/$(if $(DRYRUN),lanes,check).sh
+	@FWQ_CHECK_FILTER='$(FILTER)' $(FWQ_TOP)/scripts/$(if $(DRYRUN),lanes,check).sh
 
 # The edit-test loop: the default kernel only, and the lanes of
 # scripts/check.d/quick/ (the small selftests, one short torture slice).

@@ -28,6 +28,12 @@
 #   vm:!K ... and cmd:!K ...
 #       the same, on every kernel but K
 # Add a lane by adding a file (e.g. scripts/check.d/30-torture.list).
+# FWQ_CHECK_FILTER=GLOB (make check FILTER=suite.case): instead of the
+# lanes and the lint, one boot of the small preset that runs the selftest
+# cases GLOB matches (fwq_test's filter: "suite.case", or
+# "suite.case.PARAM" for one run of a case), on one kernel (KERNEL, else
+# the default); a GLOB that names no case of tests/selftest/ is one
+# error line and exit 2, before anything is built.
 # Environment: KERNEL, FLAVOUR, KDIR, KREL (target), FWQ_CHECK_LANES (a
 # glob over lane file names, default "*"), FWQ_CHECK_SKIP_LINT=1 (no lint),
 # FWQ_CHECK_ONE_KERNEL=1 (KERNEL's pass only, default FWQ_KERNEL_DEFAULT:
@@ -39,6 +45,51 @@ set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$FWQ_TOP" || exit 2
+
+# selftest_cases: every "suite.case" of fwq_test.ko, read from the
+# FWQ_KTAP_SUITE() tables of tests/selftest/ (the suite's name, then its
+# cases' names: the only string literals there)
+selftest_cases() {
+	awk '/FWQ_KTAP_SUITE\(/ { in_suite = 1; suite = "" }
+	in_suite {
+		line = $0
+		while (match(line, /"[a-z0-9_]+"/)) {
+			s = substr(line, RSTART + 1, RLENGTH - 2)
+			if (suite == "")
+				suite = s
+			else
+				print suite "." s
+			line = substr(line, RSTART + RLENGTH)
+		}
+		if ($0 ~ /\);[[:space:]]*$/)
+			in_suite = 0
+	}' tests/selftest/test_*.c
+}
+
+# filter_matches GLOB: does GLOB name a case ("suite.case"), or a run of
+# one ("suite.case.PARAM": its part before the last dot names the case)?
+filter_matches() {
+	local c
+
+	for c in $(selftest_cases); do
+		# shellcheck disable=SC2053 # GLOB is a pattern
+		[[ $c == $1 ]] && return 0
+		# shellcheck disable=SC2053 # so is its part
+		[[ $1 == *.*.* ]] && [[ $c == ${1%.*} ]] && return 0
+	done
+	return 1
+}
+
+if [ -n "${FWQ_CHECK_FILTER:-}" ]; then
+	case "$FWQ_CHECK_FILTER" in
+	*[!A-Za-z0-9_.*?[\]=,-]*)
+		fwq_die 2 "FILTER='$FWQ_CHECK_FILTER': a glob over suite.case[.PARAM] names (letters, digits, _ . = , * ? [ ])" ;;
+	esac
+	filter_matches "$FWQ_CHECK_FILTER" ||
+		fwq_die 2 "FILTER='$FWQ_CHECK_FILTER' matches no selftest case (suite.case, e.g. fwq_queue.queued_item_runs_exactly_once; list: tests/selftest/test_*.c)"
+	FWQ_CHECK_ONE_KERNEL=1
+	FWQ_CHECK_SKIP_LINT=1
+fi
 
 check_start=$(fwq_now)
 CHECK_TOP=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-check${FLAVOUR:+-$FLAVOUR}
@@ -212,6 +263,10 @@ check_pass() {
 		echo "# lint: $(fwq_elapsed "$start")s"
 	fi
 
+	if [ -n "${FWQ_CHECK_FILTER:-}" ]; then
+		run_vm small selftest-one 600 --append "fwqt.filter=$FWQ_CHECK_FILTER"
+		return
+	fi
 	for list in scripts/check.d/${FWQ_CHECK_LANES:-*}.list; do
 		[ -r "$list" ] || continue
 		echo "# lanes from $list"
