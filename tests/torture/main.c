@@ -2,12 +2,13 @@
 /*
  * fwq_torture: locktorture-style stress test and race reproducers for fwq.
  *
- *	insmod fwq_torture.ko [mode=torture|h1|h8|cmsb|inflight] [variant=...]
- *		[duration=60]
+ *	insmod fwq_torture.ko [mode=torture|h1|h8|cmsb|inflight|spiral]
+ *		[variant=...] [duration=60]
  *		[stat_interval=10] [nproducers=-1] [nflushers=2] [nchurn=1]
  *		[wq_types=0xf] [max_active=4] [onoff_interval=0]
  *		[onoff_holdoff=2] [stutter=0] [seed=0] [trials=200]
- *		[expect_fail=0] [verbose=0]
+ *		[expect_fail=0] [verbose=0] [target=fwq] [items=2000]
+ *		[max_workers=0] [strict=0]
  *
  * The test runs inside module init: insmod returns when it is over and the
  * module then only waits to be removed. The verdict is the KTAP result and
@@ -24,6 +25,14 @@
  * something looks suspicious (no progress while not stuttering) and "!!!"
  * once an invariant failed. Nothing is timed: checks are on counts, and the
  * duration only bounds the run.
+ *
+ * mode=spiral (spiral.c) queues items distinct items from each of
+ * nproducers threads on one unbound workqueue, fwq's (target=fwq, the
+ * variant given) or the kernel's (target=kwq), counts each unbound pool's
+ * workers meanwhile, and fails if an item was lost or a pool that grew
+ * had more than max_workers (0: no check). duration is its hard bound:
+ * the load stops there and what has not started is cancelled. The
+ * workqueue stays until rmmod, for the plan to read fwq's debugfs pools.
  *
  * mode=inflight starts the same stress threads and returns from init at
  * once; the module exit stops them and runs the final checks, so rmmod
@@ -43,7 +52,7 @@
 
 static char *mode = "torture";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "torture (stress), h1, h8 or cmsb (race reproducers), inflight (stress until rmmod)");
+MODULE_PARM_DESC(mode, "torture (stress), h1, h8 or cmsb (race reproducers), inflight (stress until rmmod), spiral (worker count under load)");
 
 static char *variant = "";
 module_param(variant, charp, 0444);
@@ -51,7 +60,7 @@ MODULE_PARM_DESC(variant, "wake=..,kicked_list=..,flush=..; empty: fwq's default
 
 static int duration = 60;
 module_param(duration, int, 0444);
-MODULE_PARM_DESC(duration, "seconds the stress runs (1..86400)");
+MODULE_PARM_DESC(duration, "seconds the stress runs; spiral: its hard bound (1..86400)");
 
 static int stat_interval = 10;
 module_param(stat_interval, int, 0444);
@@ -105,6 +114,22 @@ static bool selfcheck;
 module_param(selfcheck, bool, 0444);
 MODULE_PARM_DESC(selfcheck, "hide one execution from the accounting: the run must FAIL");
 
+static char *target = "fwq";
+module_param(target, charp, 0444);
+MODULE_PARM_DESC(target, "spiral: fwq (fwq.ko, the variant given) or kwq (the kernel's workqueue)");
+
+static uint items = 2000;
+module_param(items, uint, 0444);
+MODULE_PARM_DESC(items, "spiral: items queued by each producer (1..1000000)");
+
+static int max_workers;
+module_param(max_workers, int, 0444);
+MODULE_PARM_DESC(max_workers, "spiral: the most workers a pool that grew may have, 0: no check");
+
+static bool strict;
+module_param(strict, bool, 0444);
+MODULE_PARM_DESC(strict, "spiral, target=fwq: strict pods (workers only on their pod's CPUs)");
+
 int tt_verbose;
 module_param_named(verbose, tt_verbose, int, 0444);
 MODULE_PARM_DESC(verbose, "more log lines");
@@ -137,11 +162,11 @@ char tt_vstr[96];
 
 static void tt_print_params(const char *tag)
 {
-	pr_alert("--- %s: mode=%s variant=%s duration=%d stat_interval=%d nproducers=%d nflushers=%d nchurn=%d wq_types=%#x max_active=%d onoff_interval=%d onoff_holdoff=%d stutter=%d seed=%u trials=%d expect_fail=%d selfcheck=%d verbose=%d fwq=%s\n",
+	pr_alert("--- %s: mode=%s variant=%s duration=%d stat_interval=%d nproducers=%d nflushers=%d nchurn=%d wq_types=%#x max_active=%d onoff_interval=%d onoff_holdoff=%d stutter=%d seed=%u trials=%d expect_fail=%d selfcheck=%d verbose=%d target=%s items=%u max_workers=%d strict=%d fwq=%s\n",
 		 tag, mode, tt_vstr, duration, stat_interval, nproducers,
 		 nflushers, nchurn, wq_types, max_active, onoff_interval,
 		 onoff_holdoff, stutter, seed, trials, expect_fail, selfcheck,
-		 tt_verbose,
+		 tt_verbose, target, items, max_workers, strict,
 		 fwq_version());
 }
 
@@ -218,6 +243,16 @@ static int tt_check_params(void)
 		return tt_bad("trials", trials);
 	if (tt_verbose < 0 || tt_verbose > 2)
 		return tt_bad("verbose", tt_verbose);
+	if (items < 1 || items > 1000000)
+		return tt_bad("items", items);
+	if (max_workers < 0)
+		return tt_bad("max_workers", max_workers);
+	if (strcmp(target, "fwq") && strcmp(target, "kwq")) {
+		pr_err("invalid parameter target=%s\n", target);
+		return -EINVAL;
+	}
+	if (strict && !strcmp(target, "kwq"))
+		return tt_bad("strict (target=kwq)", strict);
 	fwq_default_variant(&tt_variant);
 	if (variant && *variant && fwq_variant_parse(variant, &tt_variant)) {
 		pr_err("invalid parameter variant=%s\n", variant);
@@ -225,7 +260,7 @@ static int tt_check_params(void)
 	}
 	if (strcmp(mode, "torture") && strcmp(mode, "h1") &&
 	    strcmp(mode, "h8") && strcmp(mode, "cmsb") &&
-	    strcmp(mode, "inflight")) {
+	    strcmp(mode, "inflight") && strcmp(mode, "spiral")) {
 		pr_err("invalid parameter mode=%s\n", mode);
 		return -EINVAL;
 	}
@@ -336,6 +371,9 @@ static int __init fwq_torture_init(void)
 		ret = tt_repro_h8(trials, expect_fail, seed);
 	else if (!strcmp(mode, "cmsb"))
 		ret = tt_repro_cmsb(trials, expect_fail, seed);
+	else if (!strcmp(mode, "spiral"))
+		ret = tt_spiral(!strcmp(target, "kwq"), nproducers, items,
+				duration, max_workers, strict);
 	else
 		ret = tt_torture();
 
@@ -347,6 +385,8 @@ static void __exit fwq_torture_exit(void)
 {
 	int ret;
 
+	/* spiral kept its workqueue for the plan's debugfs read */
+	tt_spiral_exit();
 	/* other modes tore everything down before init returned */
 	if (!tt_inflight)
 		return;

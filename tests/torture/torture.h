@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fwq_torture: shared state of the torture module (main.c, stress.c,
- * onoff.c, repro.c).
+ * onoff.c, repro.c, spiral.c).
  */
 #ifndef _FWQ_TORTURE_H
 #define _FWQ_TORTURE_H
@@ -186,5 +186,10 @@ void tt_ktap_result(bool ok, const char *name, const char *detail);
 int tt_repro_h1(unsigned int trials, bool expect_fail, u32 seed);
 int tt_repro_h8(unsigned int trials, bool expect_fail, u32 seed);
 int tt_repro_cmsb(unsigned int trials, bool expect_fail, u32 seed);
+
+/* spiral.c */
+int tt_spiral(bool kwq, int nthreads, unsigned int items,
+	      unsigned int limit_s, int max_workers, bool strict);
+void tt_spiral_exit(void);
 
 #endif /* _FWQ_TORTURE_H */
