@@ -250,7 +250,6 @@ struct fwq_pool {
 
 	DECLARE_HASHTABLE(busy_hash, BUSY_WORKER_HASH_ORDER); /* L */
 
-	struct fwq_worker	*manager;	/* L: purely informational */
 	struct list_head	workers;	/* A: attached workers */
 	struct ida		worker_ida;	/* worker ids */
 
@@ -434,7 +433,6 @@ struct fwq_worker {
 	int			sleeping;	/* S: CM sleep seen */
 	/* S: se.sum_exec_runtime at item start or at the last CM wakeup */
 	u64			current_at;
-	fwq_work_func_t		last_func;	/* K */
 
 	struct list_head	scheduled;	/* L: scheduled works */
 	struct task_struct	*task;		/* I: with a reference */

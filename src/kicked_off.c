@@ -7,14 +7,15 @@
  */
 #include "ops.h"
 
-__always_inline struct fwq_worker *fwq_kicked_off_pick(struct fwq_pool *pool)
+static __always_inline struct fwq_worker *
+fwq_kicked_off_pick(struct fwq_pool *pool)
 {
 	return fwq_first_idle_worker(pool);
 }
 
 /* the worker stays where it is: nothing to do */
-__always_inline void fwq_kicked_off_park(struct fwq_pool *pool,
-					 struct fwq_worker *worker)
+static __always_inline void fwq_kicked_off_park(struct fwq_pool *pool,
+						struct fwq_worker *worker)
 {
 }
 

@@ -12,7 +12,8 @@
  * the kicked worker first, so that kicks coalesce (|kicked_list| <= 1),
  * then the head of the idle list
  */
-__always_inline struct fwq_worker *fwq_kicked_on_pick(struct fwq_pool *pool)
+static __always_inline struct fwq_worker *
+fwq_kicked_on_pick(struct fwq_pool *pool)
 {
 	if (!list_empty(&pool->kicked_list))
 		return list_first_entry(&pool->kicked_list, struct fwq_worker,
@@ -21,8 +22,8 @@ __always_inline struct fwq_worker *fwq_kicked_on_pick(struct fwq_pool *pool)
 }
 
 /* park the picked worker on pool->kicked_list */
-__always_inline void fwq_kicked_on_park(struct fwq_pool *pool,
-					struct fwq_worker *worker)
+static __always_inline void fwq_kicked_on_park(struct fwq_pool *pool,
+					       struct fwq_worker *worker)
 {
 	/* picked again: the kicked worker, the one entry of kicked_list */
 	if (worker->kicked)

@@ -19,12 +19,13 @@
  *	name and enum value come from the registry (include/fwq/variants.h)
  * @desc: one line for debugfs "variants"
  *
- * Its hook is an __always_inline function named after the registry's
- * name, dispatched by a chain that the registry generates
+ * Its hook is a static __always_inline function named after the
+ * registry's name, dispatched by a chain that the registry generates
  * (fwq_kick_pool(), src/wake.c), not through a pointer. wake.o compiles
- * every wake_*.c and kicked_*.c (src/Kbuild), so the hooks inline there,
- * as mainline's kick_pool() has its pick inline: no call, and no indirect
- * call (a retpoline where those are on).
+ * every wake_*.c and kicked_*.c (src/Kbuild) ahead of fwq_kick_pool(), so
+ * the hooks inline there, as mainline's kick_pool() has its pick inline:
+ * no call, no indirect call (a retpoline where those are on), and no
+ * copy out of line.
  *
  * fwq_wake_NAME_kick(): under pool->lock, hand the picked @worker to the
  * wakeup mechanism. It runs before the kicked_list design's park, and may
@@ -91,12 +92,11 @@ struct fwq_flush_ops {
 };
 
 /*
- * The strategies of every registered variant, indexed by their enum
- * (src/variant.c builds the tables from include/fwq/variants.h), and each
- * strategy's ops, which its own file defines.
+ * The flush strategies of every registered variant, indexed by their enum
+ * (src/variant.c builds the table from include/fwq/variants.h; a new
+ * workqueue takes its flush_ops from it), and each design's ops, which
+ * its own file defines (debugfs "variants" prints their descriptions).
  */
-extern const struct fwq_wake_ops *const fwq_wake_strategies[FWQ_WAKE_NR];
-extern const struct fwq_kicked_ops *const fwq_kicked_strategies[FWQ_KICKED_NR];
 extern const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR];
 
 /*
@@ -113,14 +113,14 @@ extern const struct fwq_flush_ops fwq_flush_ops_first_,
 	FWQ_FLUSH_VARIANTS(__FWQ_OPS_DECLARATOR) fwq_flush_ops_last_;
 
 /*
- * The wake and kicked_list hooks of every registered design:
- * fwq_wake_NAME_kick(), fwq_kicked_NAME_pick() and fwq_kicked_NAME_park(),
- * each defined __always_inline in the design's own file, which wake.c
- * includes, and declared from the registry (the generators are in
- * include/fwq/variants.h).
+ * The walk of every registered flush design, fwq_flush_NAME_walk(),
+ * defined in the design's own object and declared from the registry (the
+ * generator is in include/fwq/variants.h). The wake and kicked_list
+ * hooks, fwq_wake_NAME_kick(), fwq_kicked_NAME_pick() and
+ * fwq_kicked_NAME_park(), need no declaration: each is defined static
+ * __always_inline in the design's own file, which wake.c includes ahead
+ * of fwq_kick_pool(), their one caller.
  */
-FWQ_WAKE_VARIANTS(__FWQ_WAKE_HOOK_DECL)
-FWQ_KICKED_VARIANTS(__FWQ_KICKED_HOOK_DECL)
 FWQ_FLUSH_VARIANTS(__FWQ_FLUSH_HOOK_DECL)
 /* wake.c's helpers for a kicked_list design's @pick */
 /* the head of the LIFO idle list: the most recently idle worker */

@@ -27,22 +27,25 @@
 
 /*
  * The registry's lists, in enum order: for each axis, the names
- * (fwq_<axis>_names) and the pointers to the ops (fwq_<axis>_strategies).
+ * (fwq_<axis>_names); for the flush axis, the pointers to the ops
+ * (fwq_flush_strategies), which a new workqueue takes its flush_ops from.
+ * The wake and kicked_list designs are dispatched by name (src/wake.c):
+ * no table of their ops.
  */
 #define FWQ_NAME_OF(id, name, ops, ...)	__stringify(name),
 #define FWQ_OPS_OF(id, name, ops, ...)	(&(ops)),
-#define FWQ_AXIS_TABLES(axis, AXIS)					\
+#define FWQ_AXIS_NAMES(axis, AXIS)					\
 	static const char * const fwq_##axis##_names[FWQ_##AXIS##_NR] = { \
 		FWQ_##AXIS##_VARIANTS(FWQ_NAME_OF)			\
-	};								\
-	const struct fwq_##axis##_ops *const				\
-	fwq_##axis##_strategies[FWQ_##AXIS##_NR] = {			\
-		FWQ_##AXIS##_VARIANTS(FWQ_OPS_OF)			\
 	}
 
-FWQ_AXIS_TABLES(wake, WAKE);
-FWQ_AXIS_TABLES(kicked, KICKED);
-FWQ_AXIS_TABLES(flush, FLUSH);
+FWQ_AXIS_NAMES(wake, WAKE);
+FWQ_AXIS_NAMES(kicked, KICKED);
+FWQ_AXIS_NAMES(flush, FLUSH);
+
+const struct fwq_flush_ops *const fwq_flush_strategies[FWQ_FLUSH_NR] = {
+	FWQ_FLUSH_VARIANTS(FWQ_OPS_OF)
+};
 
 const char * const fwq_affn_scope_names[FWQ_AFFN_NR_TYPES] = {
 	FWQ_AFFN_SCOPE_NAMES(__FWQ_AFFN_SCOPE_INIT)

@@ -39,6 +39,14 @@
 #include "ops.h"
 #include "fwq_trace.h"
 
+/*
+ * The wake and kicked_list designs, each a file of its own (src/Kbuild
+ * lists every wake_*.c and kicked_*.c here): compiled in this unit, ahead
+ * of fwq_kick_pool(), which inlines their hooks. The hooks are static:
+ * nothing else calls them, so no copy of them is emitted out of line.
+ */
+#include "kick_designs.h"
+
 DEFINE_PER_CPU(int, fwq_pool_lock_depth);
 DEFINE_STATIC_KEY_FALSE(fwq_counters_key);
 static DEFINE_MUTEX(fwq_counters_mutex);
@@ -221,7 +229,7 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 	/*
 	 * The pool's designs, dispatched by a chain the registry generates
 	 * (include/fwq/variants.h) to their hooks, which this unit compiles
-	 * (kick_designs.h, at the end) and inlines: no call, where a pointer
+	 * (kick_designs.h, above) and inlines: no call, where a pointer
 	 * in the ops would cost an indirect call each (src/ops.h)
 	 */
 	worker = FWQ_KICKED_VARIANTS(__FWQ_KICKED_PICK_TERM) NULL;
@@ -265,10 +273,3 @@ bool fwq_kick_pool(struct fwq_pool *pool, struct fwq_wake_batch *wb,
 	fwq_dbg_force_cull_kick(pool);
 	return true;
 }
-
-/*
- * The wake and kicked_list designs, each a file of its own (src/Kbuild
- * lists every wake_*.c and kicked_*.c here): compiled in this unit, so
- * that fwq_kick_pool() inlines their hooks.
- */
-#include "kick_designs.h"

@@ -10,11 +10,11 @@
  */
 #include "ops.h"
 
-__always_inline void fwq_wake_claim_kick(struct fwq_pool *pool,
-					 struct fwq_worker *worker,
-					 struct fwq_wake_batch *wb,
-					 struct fwq_workqueue *wq,
-					 enum fwq_wake_site site)
+static __always_inline void fwq_wake_claim_kick(struct fwq_pool *pool,
+						struct fwq_worker *worker,
+						struct fwq_wake_batch *wb,
+						struct fwq_workqueue *wq,
+						enum fwq_wake_site site)
 {
 	/*
 	 * The claim: take the worker off the list it is on, so that no

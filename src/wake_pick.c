@@ -25,11 +25,11 @@
  */
 #include "ops.h"
 
-__always_inline void fwq_wake_pick_kick(struct fwq_pool *pool,
-					struct fwq_worker *worker,
-					struct fwq_wake_batch *wb,
-					struct fwq_workqueue *wq,
-					enum fwq_wake_site site)
+static __always_inline void fwq_wake_pick_kick(struct fwq_pool *pool,
+					       struct fwq_worker *worker,
+					       struct fwq_wake_batch *wb,
+					       struct fwq_workqueue *wq,
+					       enum fwq_wake_site site)
 {
 	if (site == FWQ_SITE_QUEUE || site == FWQ_SITE_CHAIN)
 		fwq_wake_batch_add(wb, worker->task, wq, site, false);

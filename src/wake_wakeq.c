@@ -8,11 +8,11 @@
  */
 #include "ops.h"
 
-__always_inline void fwq_wake_wakeq_kick(struct fwq_pool *pool,
-					 struct fwq_worker *worker,
-					 struct fwq_wake_batch *wb,
-					 struct fwq_workqueue *wq,
-					 enum fwq_wake_site site)
+static __always_inline void fwq_wake_wakeq_kick(struct fwq_pool *pool,
+						struct fwq_worker *worker,
+						struct fwq_wake_batch *wb,
+						struct fwq_workqueue *wq,
+						enum fwq_wake_site site)
 {
 	fwq_wake_batch_add(wb, worker->task, wq, site, true);
 }

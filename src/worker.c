@@ -245,7 +245,6 @@ static void fwq_process_one_work(struct fwq_worker *worker,
 	if (unlikely(worker->flags & WORKER_CPU_INTENSIVE))
 		fwq_worker_clr_flags(worker, WORKER_CPU_INTENSIVE);
 
-	worker->last_func = worker->current_func;
 	hash_del(&worker->hentry);
 	worker->current_work = NULL;
 	worker->current_func = NULL;

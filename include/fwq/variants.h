@@ -96,19 +96,10 @@
 #define __FWQ_WAKE_SITE_SYM(id, name)	{ FWQ_SITE_##id, #name },
 
 /*
- * The prototypes of each design's hooks (src/ops.h), file-scope
- * declarations and so ended by their ';'
+ * The prototype of each flush design's walk (src/ops.h), a file-scope
+ * declaration and so ended by its ';'. The wake and kicked_list hooks
+ * are static, defined in the one unit that calls them (src/wake.c).
  */
-#define __FWQ_WAKE_HOOK_DECL(id, name, ...)				\
-	void fwq_wake_##name##_kick(struct fwq_pool *pool,		\
-				    struct fwq_worker *worker,		\
-				    struct fwq_wake_batch *wb,		\
-				    struct fwq_workqueue *wq,		\
-				    enum fwq_wake_site site);
-#define __FWQ_KICKED_HOOK_DECL(id, name, ...)				\
-	struct fwq_worker *fwq_kicked_##name##_pick(struct fwq_pool *pool); \
-	void fwq_kicked_##name##_park(struct fwq_pool *pool,		\
-				      struct fwq_worker *worker);
 #define __FWQ_FLUSH_HOOK_DECL(id, name, ...)				\
 	bool fwq_flush_##name##_walk(struct fwq_workqueue *wq,		\
 				     int flush_color, int work_color);
