@@ -9,9 +9,11 @@
  * struct fwq_flush_ops in a file of its own, listed in the registry
  * (include/fwq/variants.h): flush_each.c, flush_coalesce.c,
  * flush_active.c and flush_lockless.c, each walk called directly from the
- * registry's switch (fwq_flush_walk()). As with every design, a flush
- * with nothing in flight still completes its flusher and counts a flush
- * wakeup (fwq_flush_prep_pwqs()).
+ * registry's switch (fwq_flush_walk()). A flush with nothing in flight
+ * still completes its own flusher and counts a flush wakeup, as mainline's
+ * does, in every design but those whose ops set .quiet_idle
+ * (flush=lockless): there it returns without either
+ * (fwq_flush_prep_pwqs()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,14 +57,18 @@ static noinline bool fwq_flush_walk_counted(struct fwq_workqueue *wq,
  * Prepare pwqs for a flush: arm @flush_color and/or advance to @work_color.
  * Inline in every caller, so that fwq_flush_workqueue() calls the walk
  * itself, as mainline's __flush_workqueue() calls the function that holds
- * its loop.
+ * its loop. @own: @by is the first flusher, which prepares its own colour
+ * and waits only if this returns true (a constant at each call site; the
+ * cascade prepares the colour of another flusher, which waits already).
  * Return: true if something must be waited for; if not, and flushing, the
- * first flusher has been completed already.
+ * first flusher has been completed already, unless it is @by itself
+ * (@own) and the design's ops set .quiet_idle: then there was nothing to
+ * complete it for, and it was not.
  */
 static __always_inline bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
 						struct fwq_flusher *by,
 						int flush_color,
-						int work_color)
+						int work_color, bool own)
 {
 	bool wait;
 
@@ -79,7 +85,17 @@ static __always_inline bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
 	else
 		wait = fwq_flush_walk(wq, flush_color, work_color);
 
-	if (flush_color >= 0 && atomic_dec_and_test(&wq->nr_pwqs_to_flush))
+	if (flush_color < 0)
+		return wait;
+	/*
+	 * Nothing armed, so nothing else holds the bias: a flusher that
+	 * waits for nothing needs no completion, and no wakeup is counted.
+	 * Only a quiet design skips them; mainline completes it all the
+	 * same, and so do the designs that stand for mainline's.
+	 */
+	if (own && !wait && wq->flush_ops->quiet_idle)
+		atomic_set(&wq->nr_pwqs_to_flush, 0);
+	else if (atomic_dec_and_test(&wq->nr_pwqs_to_flush))
 		fwq_wake_complete(&wq->first_flusher->done,
 				  wq->first_flusher->task, wq);
 	return wait;
@@ -173,7 +189,7 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 			wq->first_flusher = &this_flusher;
 			if (!fwq_flush_prep_pwqs(wq, &this_flusher,
 						 wq->flush_color,
-						 wq->work_color)) {
+						 wq->work_color, true)) {
 				/* nothing in flight */
 				wq->flush_color = next_color;
 				wq->first_flusher = NULL;
@@ -184,7 +200,7 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 				  "%s: queued flusher color", wq->name);
 			list_add_tail(&this_flusher.list, &wq->flusher_queue);
 			fwq_flush_prep_pwqs(wq, &this_flusher, -1,
-					    wq->work_color);
+					    wq->work_color, false);
 		}
 	} else {
 		/* all colors in use: wait on the overflow list */
@@ -237,7 +253,7 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 			list_splice_tail_init(&wq->flusher_overflow,
 					      &wq->flusher_queue);
 			fwq_flush_prep_pwqs(wq, &this_flusher, -1,
-					    wq->work_color);
+					    wq->work_color, false);
 		}
 
 		if (list_empty(&wq->flusher_queue)) {
@@ -256,7 +272,7 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 		list_del_init(&next->list);
 		wq->first_flusher = next;
 		if (fwq_flush_prep_pwqs(wq, &this_flusher, wq->flush_color,
-					-1))
+					-1, false))
 			break;
 		/* that color is done already (and @next completed): repeat */
 		wq->first_flusher = NULL;

@@ -8,7 +8,9 @@
  * nr_node_ids + 1 lock cycles for a flush of an idle workqueue. Here the
  * flusher advances the mirror without the lock and looks at the list
  * without it too; only a node with listed pwqs is locked and spliced as in
- * flush=active. An idle flush then takes no lock at all.
+ * flush=active. An idle flush then takes no lock at all, and, as the
+ * flusher waits for nothing, it returns without completing the flusher or
+ * counting a wakeup (.quiet_idle, src/flush.c).
  *
  * Why a racing enqueue is never missed. The enqueue of an item to an
  * untracked pwq P on node N, and the flusher's look at N, are:
@@ -93,4 +95,5 @@ const struct fwq_flush_ops fwq_flush_lockless_ops = {
 	.enqueue = fwq_flush_lockless_enqueue,
 	.release = fwq_fpn_release,
 	.show = fwq_fpn_show,
+	.quiet_idle = true,
 };

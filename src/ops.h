@@ -72,6 +72,10 @@ struct fwq_kicked_ops {
  * @release: @pwq is being released; under wq->mutex, so no flusher holds
  *	it on a private list
  * @show: debugfs detail for the workqueue dump; under wq->mutex
+ * @quiet_idle: a flush that finds nothing in flight returns without
+ *	completing its own flusher: no complete(), no flush wakeup counted.
+ *	Unset, the flusher is completed all the same, as mainline's
+ *	__flush_workqueue() does (it never waits on that completion).
  *
  * The walk is a function named after the registry's name,
  * fwq_flush_NAME_walk(), called directly from a switch that the registry
@@ -89,6 +93,7 @@ struct fwq_flush_ops {
 	void (*enqueue)(struct fwq_pwq *pwq);
 	void (*release)(struct fwq_pwq *pwq);
 	void (*show)(struct seq_file *m, struct fwq_workqueue *wq);
+	bool quiet_idle;
 };
 
 /*

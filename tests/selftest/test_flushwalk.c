@@ -14,7 +14,10 @@
  *    one item. Its node locks count as lock cycles too: one splice per
  *    node on every flush, and one more per node whose pwqs still have
  *    items in flight, however many pwqs that node keeps
- *    (src/flush_active.c).
+ *    (src/flush_active.c);
+ *  - flush=lockless: as active, but an idle flush takes no lock, and
+ *    returns without completing its flusher: no wakeup at the flush site,
+ *    where every other design, as mainline, counts one.
  */
 #include <linux/delay.h>
 #include <linux/kernel.h>
@@ -29,6 +32,7 @@ struct fw_delta {
 	u64 flushes;
 	u64 visited;
 	u64 cycles;
+	u64 wakeups;	/* at the flush site: completions of flushers */
 };
 
 static void fw_item_fn(struct fwq_work *work)
@@ -53,6 +57,8 @@ static struct fw_delta fw_one_flush(struct fwq_workqueue *wq, int queue)
 	d.flushes = b.flushes - a.flushes;
 	d.visited = b.flush_pwqs_visited - a.flush_pwqs_visited;
 	d.cycles = b.flush_lock_cycles - a.flush_lock_cycles;
+	d.wakeups = b.wakeups[FWQ_SITE_FLUSH][0] + b.wakeups[FWQ_SITE_FLUSH][1] -
+		    a.wakeups[FWQ_SITE_FLUSH][0] - a.wakeups[FWQ_SITE_FLUSH][1];
 	return d;
 }
 
@@ -90,8 +96,8 @@ static void test_flush_walk(struct fwq_ktap_test *t)
 		fwq_ktap_diag("replaced pwqs still walked: %llu visited, %u possible CPUs",
 			      idle.visited, num_possible_cpus());
 	busy = fw_one_flush(wq, 1);
-	fwq_ktap_diag("idle flush: %llu flushes, %llu pwqs visited, %llu lock cycles",
-		      idle.flushes, idle.visited, idle.cycles);
+	fwq_ktap_diag("idle flush: %llu flushes, %llu pwqs visited, %llu lock cycles, %llu flush wakeups",
+		      idle.flushes, idle.visited, idle.cycles, idle.wakeups);
 	fwq_ktap_diag("flush after one item: %llu flushes, %llu pwqs visited, %llu lock cycles",
 		      busy.flushes, busy.visited, busy.cycles);
 	FWQ_EXPECT_EQ(t, idle.flushes, 1);
@@ -103,18 +109,22 @@ static void test_flush_walk(struct fwq_ktap_test *t)
 		FWQ_EXPECT(t, busy.visited >= num_online_cpus());
 		FWQ_EXPECT_EQ(t, busy.cycles, busy.visited);
 		FWQ_EXPECT_EQ(t, idle.cycles, idle.visited);
+		/* as mainline: the idle flush completes its own flusher */
+		FWQ_EXPECT_EQ(t, idle.wakeups, 1);
 		break;
 	case FWQ_FLUSH_COALESCE:
 		/* all pwqs share one pool: few lock cycles for many pwqs */
 		FWQ_EXPECT(t, busy.visited >= num_online_cpus());
 		FWQ_EXPECT(t, busy.cycles >= 1);
 		FWQ_EXPECT(t, busy.cycles < busy.visited);
+		FWQ_EXPECT_EQ(t, idle.wakeups, 1);
 		break;
 	case FWQ_FLUSH_ACTIVE:
 		/* nothing queued since the last flush: nothing to visit */
 		FWQ_EXPECT_EQ(t, idle.visited, 0);
 		/* ...and no pool lock: one node-lock splice per node */
 		FWQ_EXPECT_EQ(t, idle.cycles, nr_node_ids + 1);
+		FWQ_EXPECT_EQ(t, idle.wakeups, 1);
 		/* one item on one pwq */
 		FWQ_EXPECT(t, busy.visited >= 1);
 		FWQ_EXPECT(t, busy.cycles >= nr_node_ids + 2);
@@ -122,9 +132,13 @@ static void test_flush_walk(struct fwq_ktap_test *t)
 			   num_online_cpus() <= 2);
 		break;
 	case FWQ_FLUSH_LOCKLESS:
-		/* as active, but an idle flush takes no lock at all */
+		/*
+		 * as active, but an idle flush takes no lock at all, and
+		 * returns without completing its flusher: no wakeup
+		 */
 		FWQ_EXPECT_EQ(t, idle.visited, 0);
 		FWQ_EXPECT_EQ(t, idle.cycles, 0);
+		FWQ_EXPECT_EQ(t, idle.wakeups, 0);
 		/* one item: its node's splice, one pool cycle, a put-back */
 		FWQ_EXPECT(t, busy.visited >= 1);
 		FWQ_EXPECT(t, busy.cycles >= 2 && busy.cycles <= 3);
