@@ -22,6 +22,15 @@
  *                        release (fwq_dbg_put_walk_pause())
  *   fail_create_worker   the manager's worker creation fails, for the
  *                        rescuer and fault tests (fwq_dbg_create_fails())
+ *   dbg_release_hold     the pwq release kthread holds every release
+ *                        until written 0, which runs them all: the fault
+ *                        sweep's two pool modes
+ *                        (fwq_dbg_release_changed(), main.c)
+ *   dbg_leak_pwq         plant one leak: the next destroy of an unbound
+ *                        workqueue takes an extra reference on its
+ *                        default pwq, before its checks (1: the destroy
+ *                        must catch it) or after them (2: only the unload
+ *                        finds it); then back to 0 (fwq_dbg_leak_pwq())
  */
 #ifndef _FWQ_DBG_H
 #define _FWQ_DBG_H
@@ -39,6 +48,12 @@ extern bool fwq_dbg_flush_skip_idle;
 extern unsigned int fwq_dbg_cm_sb;
 extern bool fwq_dbg_put_walk_wait;
 extern unsigned int fwq_fail_create_worker;
+extern unsigned int fwq_dbg_release_hold;
+extern unsigned int fwq_dbg_leak_pwq;
+
+/* main.c: dbg_release_hold was written */
+void fwq_dbg_release_changed(void);
+bool fwq_dbg_release_held(void);
 
 /* destroys whose put walk waited for the pwqs' release (dbg_put_walk_wait) */
 extern atomic64_t fwq_put_walk_waits;
@@ -46,6 +61,8 @@ extern atomic64_t fwq_put_walk_waits;
 extern atomic64_t fwq_cm_sb_windows;
 /* worker creations that fail_create_worker failed */
 extern atomic64_t fwq_create_worker_injected;
+/* leaks that dbg_leak_pwq planted */
+extern atomic64_t fwq_leaks_planted;
 
 /* H1: widen the window between a kick's pick and its wakeup */
 static inline void fwq_dbg_kick_delay(void)
@@ -94,11 +111,36 @@ static inline bool fwq_dbg_cm_sb_on(void)
  */
 static inline void fwq_dbg_put_walk_pause(void)
 {
-	if (unlikely(READ_ONCE(fwq_dbg_put_walk_wait))) {
+	/* a held release kthread would hold the walk until it is let go */
+	if (unlikely(READ_ONCE(fwq_dbg_put_walk_wait)) &&
+	    !fwq_dbg_release_held()) {
 		atomic64_inc(&fwq_put_walk_waits);
 		kthread_flush_worker(fwq_release_worker);
 		rcu_barrier();
 	}
+}
+
+/* dbg_leak_pwq's two places in a destroy */
+enum {
+	FWQ_DBG_LEAK_BEFORE_CHECK = 1,	/* the destroy's checks must see it */
+	FWQ_DBG_LEAK_AFTER_CHECK = 2,	/* they cannot: the unload finds it */
+};
+
+/* wq.c: take the planted reference on @wq's default pwq */
+void fwq_dbg_plant_leak(struct fwq_workqueue *wq);
+
+/*
+ * Plant one leak in this destroy of @wq if dbg_leak_pwq asks for it at
+ * @when (FWQ_DBG_LEAK_*), and only once: the knob goes back to 0. A cold
+ * path: the knob is read, no key.
+ */
+static inline void fwq_dbg_leak_pwq_at(struct fwq_workqueue *wq,
+				       unsigned int when)
+{
+	if (likely(READ_ONCE(fwq_dbg_leak_pwq) != when) ||
+	    !fwq_wq_unbound(wq) || cmpxchg(&fwq_dbg_leak_pwq, when, 0) != when)
+		return;
+	fwq_dbg_plant_leak(wq);
 }
 
 /* fault injection: does the manager's worker creation fail this time? */

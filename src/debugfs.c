@@ -28,6 +28,9 @@
  *   debug_counters      "name value" lines: kicked_reaped, cull_rekick, ...
  *   objects             live counts: workqueues, pools, unbound_pools, pwqs,
  *                       workers, rescuers (leak checks)
+ *   object_list         every workqueue alive, listed or destroyed, its pwqs
+ *                       with who holds their references, every unbound pool
+ *                       (what a leak check that failed prints)
  *   fail_create_worker  0/1: make worker creation by the manager fail
  *   idle_timeout_ms     idle worker timeout (1..3600000)
  *                       (these two are params.c's parameters marked for
@@ -103,6 +106,7 @@ FWQ_DEBUGFS_DUMP(pods, fwq_topology_show);
 FWQ_DEBUGFS_DUMP(wqs_file, fwq_wqs_show);
 FWQ_DEBUGFS_DUMP(nr_active_file, fwq_nr_active_show);
 FWQ_DEBUGFS_DUMP(variant_map_file, fwq_variant_map_show);
+FWQ_DEBUGFS_DUMP(object_list, fwq_objects_dump);
 
 /* one variant of the registry, for the "variants" file */
 struct fwq_variant_row {
@@ -451,6 +455,7 @@ static const struct fwq_debugfs_file fwq_debugfs_files[] = {
 	{ "check", 0444, NULL, &fwq_check_fops },
 	{ "debug_counters", 0444, NULL, &fwq_debug_counters_fops },
 	{ "objects", 0444, NULL, &fwq_objects_fops },
+	{ "object_list", 0444, NULL, &fwq_object_list_fops },
 	{ "lockstat_dump", 0444, NULL, &fwq_lockstat_dump_fops },
 	{ "lockstat", 0644, (void *)&fwq_lockstat_knob, &fwq_knob_fops },
 	{ "pending", 0444, NULL, &fwq_pending_fops },

@@ -24,6 +24,7 @@
  * WR: written under wq->mutex, read under RCU.
  * WO: written under wq->mutex with WRITE_ONCE(), read with READ_ONCE().
  * MD: fwq_mayday_lock.
+ * AL: fwq_all_wqs_lock (raw, IRQs off); read under RCU.
  * FN: pwq->flush_node, for a flush strategy that tracks pwqs (one with an
  *     .enqueue hook; flush=active, src/flush_active.c). The pwq is on the
  *     strategy's list (flush=active: its node's fpn->pwqs), on a private
@@ -64,6 +65,10 @@
  *   pool->lock, then nna->lock again.
  *   A flusher takes fpn->lock without a pool->lock for its splices, and never
  *   takes a pool->lock while holding an fpn->lock.
+ *   fwq_all_wqs_lock is a leaf taken under no other lock; it is raw because
+ *   the last put of a workqueue may come from a delayed item's IRQ-safe
+ *   timer. The leak dump takes pool->lock inside an RCU read-side section,
+ *   never under it.
  */
 #ifndef _FWQ_INTERNAL_H
 #define _FWQ_INTERNAL_H
@@ -387,6 +392,13 @@ struct fwq_workqueue {
 
 	bool			dying_reported;	/* a dying-queue pr_err printed */
 	refcount_t		ref;		/* pwqs alive, armed timers, a pwq-put walk */
+	/*
+	 * AL: on fwq_all_wqs from the end of its allocation until its last
+	 * reference goes, destroyed or not (the leak dump and the unload's
+	 * reaper walk it)
+	 */
+	struct list_head	all_node;
+	bool			reaped;		/* AL: the unload's reaper saw it */
 
 	struct rcu_head		rcu;
 
@@ -465,6 +477,8 @@ extern struct mutex fwq_pool_mutex;
 extern struct mutex fwq_pool_attach_mutex;
 extern raw_spinlock_t fwq_mayday_lock;
 extern struct list_head fwq_workqueues;		/* PR */
+extern struct list_head fwq_all_wqs;		/* AL */
+extern raw_spinlock_t fwq_all_wqs_lock;
 extern struct idr fwq_pool_idr;			/* PR */
 extern struct kthread_worker *fwq_release_worker;
 extern struct kmem_cache *fwq_pwq_cache;
@@ -926,6 +940,7 @@ const struct cpumask *fwq_pool_allowed_cpus(struct fwq_pool *pool);
 void fwq_cpu_pools_apply(int cpu, fwq_pool_fn fn);
 void fwq_unbound_pools_apply(fwq_pool_fn fn);
 void fwq_pool_sanity(struct fwq_pool *pool);
+void fwq_unbound_pools_reap(void);
 
 /* queue.c */
 void fwq_insert_work(struct fwq_pwq *pwq, struct fwq_work *work,
@@ -962,6 +977,7 @@ void fwq_pwq_release_workfn(struct kthread_work *work);
 void fwq_wq_update_node_max_active(struct fwq_workqueue *wq, int off_cpu);
 void fwq_unbound_wq_update_pwq(struct fwq_workqueue *wq, int cpu,
 			       int off_cpu);
+void fwq_wqs_reap(void);
 
 /* cm.c */
 void fwq_cm_init(void);

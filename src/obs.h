@@ -56,6 +56,13 @@ extern atomic64_t fwq_watchdog_reports;
 extern atomic64_t fwq_flush_dependencies;
 /* rescuer.c: a rescuer put a pwq back on the mayday list after a batch */
 extern atomic64_t fwq_rescuer_requeues;
+/*
+ * wq.c: maydays a destroy found left behind by its stopped rescuer (one
+ * stopped before its thread ever ran serves none), their references dropped
+ */
+extern atomic64_t fwq_maydays_unserved;
+/* wq.c: rescuers a destroy stopped before their thread ever ran */
+extern atomic64_t fwq_rescuers_never_ran;
 /* wake.c: wakeups by site, [site][under a pool lock] */
 extern atomic64_t fwq_global_wakeups[FWQ_SITE_NR][2];
 extern atomic64_t fwq_deferred_under_lock;
@@ -99,5 +106,15 @@ void fwq_pools_show(struct seq_file *m);
 /* wq.c */
 void fwq_wqs_show(struct seq_file *m);
 void fwq_nr_active_show(struct seq_file *m);
+
+/*
+ * wq.c, pool.c: every workqueue alive, listed or destroyed, each of its
+ * pwqs (references, the slots that account for them, items in flight),
+ * and every unbound pool (debugfs "object_list"; with @m NULL, to the
+ * kernel log, as the unload's leak report)
+ */
+void fwq_objects_dump(struct seq_file *m);
+void fwq_unbound_pools_dump(struct seq_file *m);
+__printf(2, 3) void fwq_dump_printk(struct seq_file *m, const char *fmt, ...);
 
 #endif /* _FWQ_OBS_H */

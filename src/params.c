@@ -32,6 +32,8 @@ unsigned int fwq_fail_create_worker;
 unsigned int fwq_cpu_intensive_thresh_us = 10000;
 unsigned int fwq_dbg_kick_delay_us;
 unsigned int fwq_dbg_cm_sb;
+unsigned int fwq_dbg_release_hold;
+unsigned int fwq_dbg_leak_pwq;
 bool fwq_cm_enabled = true;
 bool fwq_cull_rekick = true;
 bool fwq_dbg_force_cull;
@@ -94,7 +96,17 @@ void fwq_dbg_knobs_changed(void)
 	  "debug: an enqueue onto a per-CPU pool waits under "		\
 	  "pool->lock for the running worker to block (H17): 0 "	\
 	  "off, 1 the order before the fix, 2 the fixed order "		\
-	  "(see cm.c)")
+	  "(see cm.c)")							\
+	X(dbg_release_hold, fwq_dbg_release_hold, 0, 1,			\
+	  fwq_dbg_release_changed, false,				\
+	  "debug: 1 holds every pwq release (unbound pools stay "	\
+	  "alive to be reused); 0 runs them all and waits for them "	\
+	  "(each write of 0 does), for the fault sweep's pool modes")	\
+	X(dbg_leak_pwq, fwq_dbg_leak_pwq, 0, 2, NULL, false,		\
+	  "debug: plant one leak, an extra reference on the default "	\
+	  "pwq of the next unbound workqueue destroyed: 1 before the "	\
+	  "destroy's checks (it must refuse), 2 after them (the "	\
+	  "unload must clean it up); then back to 0")
 
 /*
  * FWQ_BOOL_PARAMS(X): every bool parameter, as X(name, variable,

@@ -482,6 +482,49 @@ void fwq_unbound_pools_apply(fwq_pool_fn fn)
 		fn(pool);
 }
 
+/* the unbound pools, for fwq_objects_dump() */
+void fwq_unbound_pools_dump(struct seq_file *m)
+{
+	struct fwq_pool *pool;
+	int bkt;
+
+	mutex_lock(&fwq_pool_mutex);
+	hash_for_each(fwq_unbound_pool_hash, bkt, pool, hash_node) {
+		fwq_pool_lock_irq(pool);
+		fwq_dump_printk(m, "unbound pool %d: ref %d node %d cpus %*pbl pod_cpus %*pbl nice %d workers %d idle %d worklist %s\n",
+				pool->id, pool->refcnt, pool->node,
+				cpumask_pr_args(pool->attrs.cpumask),
+				cpumask_pr_args(pool->attrs.pod_cpumask),
+				pool->attrs.nice, pool->nr_workers,
+				pool->nr_idle,
+				list_empty(&pool->worklist) ? "empty" :
+				"not empty");
+		fwq_pool_unlock_irq(pool);
+	}
+	mutex_unlock(&fwq_pool_mutex);
+}
+
+/*
+ * Module exit, after the leaked pwqs' release (fwq_wqs_reap()): destroy
+ * every unbound pool still alive, as its last put would, workers, timers
+ * and all, so that none outlives fwq.ko's text (fwq_reap_leaks(), main.c).
+ */
+void fwq_unbound_pools_reap(void)
+{
+	struct hlist_node *tmp;
+	struct fwq_pool *pool;
+	int bkt;
+
+	mutex_lock(&fwq_pool_mutex);
+	hash_for_each_safe(fwq_unbound_pool_hash, bkt, tmp, pool, hash_node) {
+		pr_err("unload: unbound pool %d still has %d references: destroying it\n",
+		       pool->id, pool->refcnt);
+		pool->refcnt = 1;
+		fwq_put_unbound_pool(pool);
+	}
+	mutex_unlock(&fwq_pool_mutex);
+}
+
 /* module exit: every workqueue is gone; destroy the per-CPU pools */
 void fwq_pools_exit(void)
 {

@@ -58,11 +58,20 @@ static void fwq_rcu_free_wq(struct rcu_head *rcu)
 	fwq_free_wq(container_of(rcu, struct fwq_workqueue, rcu));
 }
 
-/* drop a workqueue reference; the last one frees it after a grace period */
+/*
+ * drop a workqueue reference; the last one takes it off fwq_all_wqs and
+ * frees it after a grace period (the leak dump walks the list under RCU)
+ */
 void fwq_wq_put(struct fwq_workqueue *wq)
 {
-	if (refcount_dec_and_test(&wq->ref))
-		call_rcu(&wq->rcu, fwq_rcu_free_wq);
+	unsigned long flags;
+
+	if (!refcount_dec_and_test(&wq->ref))
+		return;
+	raw_spin_lock_irqsave(&fwq_all_wqs_lock, flags);
+	list_del_rcu(&wq->all_node);
+	raw_spin_unlock_irqrestore(&fwq_all_wqs_lock, flags);
+	call_rcu(&wq->rcu, fwq_rcu_free_wq);
 }
 
 static void fwq_rcu_free_pwq(struct rcu_head *rcu)
@@ -588,6 +597,7 @@ static void fwq_wq_init_fields(struct fwq_workqueue *wq,
 	INIT_LIST_HEAD(&wq->flusher_overflow);
 	INIT_LIST_HEAD(&wq->maydays);
 	INIT_LIST_HEAD(&wq->list);
+	INIT_LIST_HEAD(&wq->all_node);
 	refcount_set(&wq->ref, 1);
 	if (variant) {
 		wq->variant = *variant;
@@ -714,6 +724,9 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	mutex_unlock(&wq->mutex);
 	list_add_tail_rcu(&wq->list, &fwq_workqueues);
 	mutex_unlock(&fwq_pool_mutex);
+	raw_spin_lock_irq(&fwq_all_wqs_lock);
+	list_add_tail_rcu(&wq->all_node, &fwq_all_wqs);
+	raw_spin_unlock_irq(&fwq_all_wqs_lock);
 	return wq;
 
 err_free_pwqs:
@@ -739,15 +752,136 @@ err_unreg_lockdep:
 }
 EXPORT_SYMBOL_GPL(fwq_alloc_workqueue_variant);
 
-static bool fwq_pwq_busy(struct fwq_pwq *pwq)
+/* the slots of @wq that point at @pwq: the references its installs hold */
+static int fwq_pwq_slots(struct fwq_workqueue *wq, struct fwq_pwq *pwq)
 {
-	return pwq->total_in_flight || pwq->nr_active ||
-	       !list_empty(&pwq->inactive_works);
+	int cpu, n = 0;
+
+	for_each_possible_cpu(cpu)
+		n += rcu_access_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu)) == pwq;
+	return n + (rcu_access_pointer(wq->dfl_pwq) == pwq);
+}
+
+/**
+ * struct fwq_pwq_snap - who holds a pwq's references, read under its lock
+ * @refcnt: its references
+ * @slots: the slots of its workqueue pointing at it, one reference each
+ * @in_flight: its items in flight, queued or running, one reference each
+ * @mayday: on its workqueue's mayday list, one reference
+ * @nr_active: its active items
+ * @inactive: items wait on its inactive list
+ *
+ * Every reference is one of these three kinds: refcnt - slots -
+ * in_flight - mayday references are held by no one the engine knows.
+ */
+struct fwq_pwq_snap {
+	int refcnt, slots, in_flight, mayday, nr_active;
+	bool inactive;
+};
+
+static void fwq_pwq_snap(struct fwq_workqueue *wq, struct fwq_pwq *pwq,
+			 struct fwq_pwq_snap *s)
+{
+	s->slots = fwq_pwq_slots(wq, pwq);
+	fwq_pool_lock_irq(pwq->pool);
+	s->refcnt = pwq->refcnt;
+	s->in_flight = pwq->total_in_flight;
+	s->nr_active = pwq->nr_active;
+	s->inactive = !list_empty(&pwq->inactive_works);
+	s->mayday = !list_empty(&pwq->mayday_node);
+	fwq_pool_unlock_irq(pwq->pool);
+}
+
+/* one pwq's line of a dump: its pool, and who holds its references */
+static void fwq_pwq_dump(struct seq_file *m, const char *indent,
+			 struct fwq_pwq *pwq, const struct fwq_pwq_snap *s)
+{
+	struct fwq_pool *pool = pwq->pool;
+
+	fwq_dump_printk(m, "%spwq %p pool %d (%s%d%s): refcnt %d = %d slots + %d in flight + %d mayday + %d unaccounted; nr_active %d%s\n",
+			indent, pwq, pool->id, pool->cpu < 0 ? "unbound node " : "cpu ",
+			pool->cpu < 0 ? pool->node : pool->cpu,
+			pool->highpri ? "H" : "", s->refcnt, s->slots,
+			s->in_flight, s->mayday,
+			s->refcnt - s->slots - s->in_flight - s->mayday,
+			s->nr_active, s->inactive ? ", inactive items" : "");
+}
+
+/*
+ * Busy at destroy, as 7.3's pwq_busy(): items in flight or waiting, or
+ * more references than its slots hold. 7.3 tests refcnt > 1 for every pwq
+ * but the default one, which every slot that falls back to it references
+ * too; counting the slots holds every pwq, the default one included, to
+ * exactly its installs' references. After the drain and the rescuer's
+ * stop, no item and no mayday may hold one.
+ */
+static bool fwq_pwq_busy(const struct fwq_pwq_snap *s)
+{
+	return s->in_flight || s->nr_active || s->inactive ||
+	       s->refcnt > s->slots;
+}
+
+atomic64_t fwq_maydays_unserved;
+atomic64_t fwq_rescuers_never_ran;
+
+/*
+ * After the rescuer's kthread_stop(): a rescuer empties wq->maydays
+ * before it exits, but one stopped before its thread ever ran exits
+ * without running its function (kthread()), and the references that
+ * send_mayday took stay. Nothing can add one any more (wq->rescuer is
+ * NULL), so drop them here, with one line, as the rescuer would have.
+ */
+static void fwq_wq_drop_maydays(struct fwq_workqueue *wq, bool never_ran)
+{
+	struct fwq_pwq *pwq;
+	int n = 0;
+
+	raw_spin_lock_irq(&fwq_mayday_lock);
+	while ((pwq = list_first_entry_or_null(&wq->maydays, struct fwq_pwq,
+					       mayday_node))) {
+		list_del_init(&pwq->mayday_node);
+		raw_spin_unlock_irq(&fwq_mayday_lock);
+		fwq_pool_lock_irq(pwq->pool);
+		list_del_init(&pwq->mayday_cursor.entry);
+		fwq_put_pwq(pwq);
+		fwq_pool_unlock_irq(pwq->pool);
+		n++;
+		raw_spin_lock_irq(&fwq_mayday_lock);
+	}
+	raw_spin_unlock_irq(&fwq_mayday_lock);
+	if (n) {
+		atomic64_add(n, &fwq_maydays_unserved);
+		pr_warn("destroying %s: its rescuer%s exited with %d maydays unserved; their pwq references dropped\n",
+			wq->name, never_ran ? ", stopped before it ever ran," : "",
+			n);
+	}
+}
+
+atomic64_t fwq_leaks_planted;
+
+/* dbg_leak_pwq: one extra reference on @wq's default pwq, never put */
+void fwq_dbg_plant_leak(struct fwq_workqueue *wq)
+{
+	struct fwq_pwq *pwq;
+
+	mutex_lock(&wq->mutex);
+	pwq = rcu_dereference_protected(wq->dfl_pwq,
+					lockdep_is_held(&wq->mutex));
+	if (pwq) {
+		fwq_pool_lock_irq(pwq->pool);
+		fwq_get_pwq(pwq);
+		fwq_pool_unlock_irq(pwq->pool);
+		atomic64_inc(&fwq_leaks_planted);
+		pr_warn("dbg_leak_pwq: an extra reference planted on pwq %p of %s (pool %d)\n",
+			pwq, wq->name, pwq->pool->id);
+	}
+	mutex_unlock(&wq->mutex);
 }
 
 void fwq_destroy_workqueue(struct fwq_workqueue *wq)
 {
 	struct fwq_worker *rescuer;
+	struct fwq_pwq_snap snap;
 	struct fwq_pwq *pwq;
 	unsigned int armed;
 
@@ -772,29 +906,50 @@ void fwq_destroy_workqueue(struct fwq_workqueue *wq)
 	wq->rescuer = NULL;
 	raw_spin_unlock_irq(&fwq_mayday_lock);
 	if (rescuer) {
-		/* it empties wq->maydays before it exits */
-		kthread_stop(rescuer->task);
+		/*
+		 * It empties wq->maydays before it exits, if it ever ran:
+		 * kthread() returns -EINTR for a thread stopped before its
+		 * function was called.
+		 */
+		bool never_ran = kthread_stop(rescuer->task) == -EINTR;
+
+		if (never_ran)
+			atomic64_inc(&fwq_rescuers_never_ran);
 		put_task_struct(rescuer->task);
 		atomic_dec(&fwq_objects[FWQ_OBJ_RESCUER]);
 		kfree(rescuer);
+		fwq_wq_drop_maydays(wq, never_ran);
 	}
 
+	fwq_dbg_leak_pwq_at(wq, FWQ_DBG_LEAK_BEFORE_CHECK);
+	/*
+	 * The checks, under every lock an in-flight put_pwq() or install
+	 * may hold. A busy pwq is reported with who holds its references,
+	 * as 7.3 shows it, and the workqueue is leaked, as 7.3 leaves it:
+	 * freeing it would free what the holder still uses. The unload
+	 * reaps it (fwq_wqs_reap()).
+	 */
 	mutex_lock(&fwq_pool_mutex);
 	mutex_lock(&wq->mutex);
 	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
-		bool busy;
-
-		fwq_pool_lock_irq(pwq->pool);
-		busy = fwq_pwq_busy(pwq);
-		fwq_pool_unlock_irq(pwq->pool);
-		if (busy) {
-			mutex_unlock(&wq->mutex);
-			mutex_unlock(&fwq_pool_mutex);
-			atomic64_inc(&fwq_misuse_count);
+		fwq_pwq_snap(wq, pwq, &snap);
+		if (!fwq_pwq_busy(&snap))
+			continue;
+		atomic64_inc(&fwq_misuse_count);
+		if (snap.in_flight || snap.nr_active || snap.inactive)
 			pr_err("destroying %s with work still in flight: leaking it\n",
 			       wq->name);
-			return;
+		else
+			pr_err("destroying %s with an extra pwq reference: leaking it\n",
+			       wq->name);
+		fwq_pwq_dump(NULL, "  busy ", pwq, &snap);
+		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+			fwq_pwq_snap(wq, pwq, &snap);
+			fwq_pwq_dump(NULL, "  ", pwq, &snap);
 		}
+		mutex_unlock(&wq->mutex);
+		mutex_unlock(&fwq_pool_mutex);
+		return;
 	}
 	mutex_unlock(&wq->mutex);
 	list_del_rcu(&wq->list);
@@ -808,6 +963,8 @@ void fwq_destroy_workqueue(struct fwq_workqueue *wq)
 		       wq->name, armed);
 	}
 
+	/* a leak that the checks above cannot see: the unload must find it */
+	fwq_dbg_leak_pwq_at(wq, FWQ_DBG_LEAK_AFTER_CHECK);
 	fwq_put_all_pwqs(wq);
 }
 EXPORT_SYMBOL_GPL(fwq_destroy_workqueue);
@@ -956,6 +1113,121 @@ void fwq_variant_map_show(struct seq_file *m)
 		seq_printf(m, "%s %s %s\n", wq->name, vbuf, wq->variant_src);
 	}
 	mutex_unlock(&fwq_pool_mutex);
+}
+
+/* a line of a dump: to @m, or with @m NULL to the kernel log */
+void fwq_dump_printk(struct seq_file *m, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	if (m) {
+		seq_vprintf(m, fmt, args);
+	} else {
+		vaf.fmt = fmt;
+		vaf.va = &args;
+		pr_err("%pV", &vaf);
+	}
+	va_end(args);
+}
+
+/**
+ * fwq_objects_dump - every workqueue, pwq and unbound pool alive
+ * @m: the debugfs file, or NULL for the kernel log
+ *
+ * Each workqueue from fwq_all_wqs, listed (alive for its creator) or
+ * destroyed (alive for a reference someone still holds), each of its
+ * pwqs with who holds its references (fwq_pwq_dump()), then every unbound
+ * pool. Under RCU: the pwqs and pools it reaches are freed a grace period
+ * after they leave the lists.
+ */
+void fwq_objects_dump(struct seq_file *m)
+{
+	struct fwq_workqueue *wq;
+	struct fwq_pwq_snap snap;
+	struct fwq_pwq *pwq;
+
+	fwq_dump_printk(m, "objects: %d workqueues, %d pwqs, %d unbound pools, %d rescuers\n",
+			atomic_read(&fwq_objects[FWQ_OBJ_WQ]),
+			atomic_read(&fwq_objects[FWQ_OBJ_PWQ]),
+			atomic_read(&fwq_objects[FWQ_OBJ_UNBOUND_POOL]),
+			atomic_read(&fwq_objects[FWQ_OBJ_RESCUER]));
+	rcu_read_lock();
+	list_for_each_entry_rcu(wq, &fwq_all_wqs, all_node) {
+		unsigned int flags = READ_ONCE(wq->flags);
+
+		fwq_dump_printk(m, "wq %s: %s %s, ref %u\n", wq->name,
+				(flags & FWQ_UNBOUND) ? "unbound" : "percpu",
+				(flags & __FWQ_DESTROYING) ? "destroyed" :
+				"listed", refcount_read(&wq->ref));
+		list_for_each_entry_rcu(pwq, &wq->pwqs, pwqs_node) {
+			fwq_pwq_snap(wq, pwq, &snap);
+			fwq_pwq_dump(m, "  ", pwq, &snap);
+		}
+	}
+	rcu_read_unlock();
+	fwq_unbound_pools_dump(m);
+}
+
+/*
+ * The unload's reaper (fwq_reap_leaks(), main.c, says why): release
+ * every pwq of @wq as the release kthread releases one whose last
+ * reference went. The last one puts the pwqs' reference on @wq.
+ */
+static void fwq_wq_reap(struct fwq_workqueue *wq)
+{
+	struct fwq_pwq_snap snap;
+	struct fwq_pwq *pwq;
+
+	for (;;) {
+		mutex_lock(&wq->mutex);
+		pwq = list_first_entry_or_null(&wq->pwqs, struct fwq_pwq,
+					       pwqs_node);
+		if (pwq)
+			fwq_pwq_snap(wq, pwq, &snap);
+		mutex_unlock(&wq->mutex);
+		if (!pwq)
+			break;
+		fwq_dump_printk(NULL, "unload: %s: releasing leaked ", wq->name);
+		fwq_pwq_dump(NULL, "", pwq, &snap);
+		raw_spin_lock_irq(&fwq_mayday_lock);
+		list_del_init(&pwq->mayday_node);
+		raw_spin_unlock_irq(&fwq_mayday_lock);
+		fwq_pool_lock_irq(pwq->pool);
+		list_del_init(&pwq->mayday_cursor.entry);
+		pwq->refcnt = 0;
+		fwq_pool_unlock_irq(pwq->pool);
+		fwq_pwq_release_workfn(&pwq->release_work);
+	}
+}
+
+/* the unload's reaper for every workqueue still alive; see above */
+void fwq_wqs_reap(void)
+{
+	struct fwq_workqueue *wq;
+
+	for (;;) {
+		bool pinned = false;
+
+		raw_spin_lock_irq(&fwq_all_wqs_lock);
+		list_for_each_entry(wq, &fwq_all_wqs, all_node) {
+			if (wq->reaped)
+				continue;
+			wq->reaped = true;
+			pinned = refcount_inc_not_zero(&wq->ref);
+			if (pinned)
+				break;
+		}
+		raw_spin_unlock_irq(&fwq_all_wqs_lock);
+		if (!pinned)
+			break;
+		fwq_wq_reap(wq);
+		if (refcount_read(&wq->ref) > 1)
+			pr_err("unload: %s stays allocated: %u delayed items still armed on it\n",
+			       wq->name, refcount_read(&wq->ref) - 1);
+		fwq_wq_put(wq);
+	}
 }
 
 /*
