@@ -53,10 +53,39 @@ static void fwq_ktap_run_name(const struct fwq_ktap_case *c, unsigned long p,
 	}
 }
 
+/* Does one glob of a filter (@len characters of @glob) match @name? */
+static bool fwq_ktap_glob(const char *glob, size_t len, const char *name)
+{
+	char one[128];
+
+	if (len >= sizeof(one))
+		return false;
+	memcpy(one, glob, len);
+	one[len] = '\0';
+	return glob_match(one, name);
+}
+
+/* Does any of the comma-separated globs of @filter match @name? */
+static bool fwq_ktap_filter_match(const char *filter, const char *name)
+{
+	const char *g = filter;
+
+	for (;;) {
+		size_t len = strcspn(g, ",");
+
+		if (len && fwq_ktap_glob(g, len, name))
+			return true;
+		if (!g[len])
+			return false;
+		g += len + 1;
+	}
+}
+
 /*
- * Does run @p of @c match @filter? The filter is a glob over
- * "suite.case" (every run of the case) or "suite.case.<param name>"
- * (one run). A run the case's @param_wanted refuses matches no filter.
+ * Does run @p of @c match @filter? The filter is a list of globs, comma
+ * separated, each over "suite.case" (every run of the case) or
+ * "suite.case.<param name>" (one run). A run the case's @param_wanted
+ * refuses matches no filter.
  */
 static bool fwq_ktap_match(const char *filter, const char *suite,
 			   const struct fwq_ktap_case *c, unsigned long p)
@@ -69,13 +98,13 @@ static bool fwq_ktap_match(const char *filter, const char *suite,
 	if (!filter || !*filter)
 		return true;
 	snprintf(full, sizeof(full), "%s.%s", suite, c->name);
-	if (glob_match(filter, full))
+	if (fwq_ktap_filter_match(filter, full))
 		return true;
 	if (!c->nr_params)
 		return false;
 	n = scnprintf(full, sizeof(full), "%s.", suite);
 	fwq_ktap_run_name(c, p, full + n, sizeof(full) - n);
-	return glob_match(filter, full);
+	return fwq_ktap_filter_match(filter, full);
 }
 
 static unsigned int fwq_ktap_nr_runs(const struct fwq_ktap_case *c)
@@ -138,6 +167,7 @@ static bool fwq_ktap_run_one(const struct fwq_ktap_case *c, unsigned long p,
 
 unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 			  unsigned int nr, const char *filter,
+			  unsigned int repeat,
 			  const struct fwq_ktap_hooks *hooks,
 			  unsigned int *passed, unsigned int *failed)
 {
@@ -148,10 +178,10 @@ unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 			nr_suites++;
 
 	pr_info("KTAP version 1\n");
-	pr_info("1..%u\n", nr_suites);
+	pr_info("1..%u\n", nr_suites * repeat);
 
-	for (i = 0; i < nr; i++) {
-		const struct fwq_ktap_suite *s = suites[i];
+	for (i = 0; i < nr * repeat; i++) {
+		const struct fwq_ktap_suite *s = suites[i % nr];
 		const struct fwq_ktap_case *c;
 		unsigned int n = fwq_ktap_count(s, filter), idx = 0;
 		bool ok = true;
@@ -162,6 +192,8 @@ unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 		pr_info("    KTAP version 1\n");
 		pr_info("    # Subtest: %s\n", s->name);
 		pr_info("    1..%u\n", n);
+		if (repeat > 1)
+			pr_info("    # repetition %u of %u\n", i / nr + 1, repeat);
 		if (s->init && s->init()) {
 			for (c = s->cases; c->run; c++) {
 				unsigned long p;

@@ -104,7 +104,10 @@ struct fwq_ktap_hooks {
  * fwq_ktap_run - run suites and print KTAP
  * @suites: array of suite pointers
  * @nr: number of entries in @suites
- * @filter: glob over "suite.case" names, or NULL/"" for all
+ * @filter: globs over "suite.case" names, separated by commas (a run
+ *	matching any of them runs), or NULL/"" for all
+ * @repeat: how many times the selection runs, in one KTAP document (its
+ *	suites appear that many times, in order); at least 1
  * @hooks: calls around each case run, or NULL
  * @passed: incremented per passed case (may be NULL)
  * @failed: incremented per failed case (may be NULL)
@@ -113,6 +116,7 @@ struct fwq_ktap_hooks {
  */
 unsigned int fwq_ktap_run(const struct fwq_ktap_suite * const *suites,
 			  unsigned int nr, const char *filter,
+			  unsigned int repeat,
 			  const struct fwq_ktap_hooks *hooks,
 			  unsigned int *passed, unsigned int *failed);
 

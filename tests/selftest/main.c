@@ -21,7 +21,11 @@
 
 static char *filter = "";
 module_param(filter, charp, 0444);
-MODULE_PARM_DESC(filter, "glob over suite.case names to run (default: all)");
+MODULE_PARM_DESC(filter, "globs over suite.case names to run, comma separated (default: all)");
+
+static unsigned int repeat = 1;
+module_param(repeat, uint, 0444);
+MODULE_PARM_DESC(repeat, "run the selection this many times, in one KTAP document (1..1000; the lockdep lane's 50 runs of the fault sweep and the stress loop)");
 
 static char *axes = "wake,kicked,flush";
 module_param(axes, charp, 0444);
@@ -49,6 +53,7 @@ static const struct fwq_ktap_suite * const fwq_test_suites[] = {
 	&fwq_suite_hotplug,
 	&fwq_suite_debugfs,
 	&fwq_suite_faults,
+	&fwq_suite_stress,
 	&fwq_suite_sanity,
 };
 
@@ -60,10 +65,15 @@ static int __init fwq_test_init(void)
 		pr_err("fwq_test: invalid parameter axes=%s\n", axes);
 		return -EINVAL;
 	}
+	if (repeat < 1 || repeat > 1000) {
+		pr_err("fwq_test: invalid parameter repeat=%u (1..1000)\n",
+		       repeat);
+		return -EINVAL;
+	}
 	/* the suites assert the wakeup counters, which are off by default */
 	fwq_counters_get();
 	fwq_ktap_run(fwq_test_suites, ARRAY_SIZE(fwq_test_suites), filter,
-		     &fwqt_balance_hooks, &passed, &failed);
+		     repeat, &fwqt_balance_hooks, &passed, &failed);
 	fwq_counters_put();
 	pr_info("# fwq_test: %u passed, %u failed (axes %s)\n", passed, failed,
 		axes);

@@ -3,8 +3,8 @@
  * The suites fwq_test.ko runs, in order. Each test file defines one
  * struct fwq_ktap_suite with FWQ_KTAP_SUITE(), declares it here, lists it
  * in fwq_test_suites[] (main.c) and adds its object to Kbuild. The order goes
- * from the basic API to the machinery built on it; CPU hotplug and the
- * bad-input sweep come late. fwq_suite_baseline runs first and
+ * from the basic API to the machinery built on it; CPU hotplug, the
+ * allocation-failure sweep and the stress loop come late. fwq_suite_baseline runs first and
  * fwq_suite_sanity last: it compares fwq's object counts with the
  * baseline and reads fwq's consistency checks for the whole run.
  * fwqt_balance_hooks compare the same counts around every case.
@@ -34,6 +34,7 @@ extern const struct fwq_ktap_suite fwq_suite_rescuer;
 extern const struct fwq_ktap_suite fwq_suite_hotplug;
 extern const struct fwq_ktap_suite fwq_suite_debugfs;
 extern const struct fwq_ktap_suite fwq_suite_faults;
+extern const struct fwq_ktap_suite fwq_suite_stress;
 extern const struct fwq_ktap_suite fwq_suite_sanity;
 
 /* around every case: no workqueue, pwq, unbound pool or rescuer left */

@@ -6,7 +6,9 @@
  * deferred wakeup was issued under a pool lock, and every workqueue, pwq,
  * unbound pool and rescuer the selftests created is gone again (object
  * counts from /sys/kernel/debug/fwq/objects back at their value before the
- * first suite).
+ * first suite). A count that does not come back prints
+ * /sys/kernel/debug/fwq/object_list: every object alive, each pwq with who
+ * holds its references.
  *
  * fwq_suite_baseline runs first and records the counts; fwq_suite_sanity
  * runs last. Between them, fwqt_balance_hooks check the same counts
@@ -25,12 +27,7 @@
 #define SN_CHECK	"/sys/kernel/debug/fwq/check"
 #define SN_BUF		1024
 
-/* objects that must return to their baseline; workers vary with load */
-static const char * const sn_names[] = {
-	"workqueues", "pwqs", "unbound_pools", "rescuers",
-};
-
-static long long sn_base[ARRAY_SIZE(sn_names)];
+static long long sn_base[FWQT_NR_OBJ];
 static bool sn_have_base;
 
 /* The value of "@key N" or "@key=N" in @buf, or -1. */
@@ -61,70 +58,32 @@ static bool sn_read(struct fwq_ktap_test *t, const char *path, char *buf)
 	return true;
 }
 
-/* the counts into @v, without a test to fail: false if unreadable */
-static bool sn_counts(char *buf, long long *v)
-{
-	int i;
-
-	if (fwqt_file_read(SN_OBJECTS, buf, SN_BUF) <= 0)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(sn_names); i++) {
-		v[i] = sn_value(buf, sn_names[i]);
-		if (v[i] < 0)
-			return false;
-	}
-	return true;
-}
-
-/*
- * Poll the counts into @now until they equal @want (release is deferred
- * to a kthread_worker and RCU), with a hang guard. Return: equal.
- */
-static bool sn_settle(char *buf, long long *now, const long long *want)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
-
-	for (;;) {
-		if (!sn_counts(buf, now))
-			return false;
-		if (!memcmp(now, want, sizeof(*now) * ARRAY_SIZE(sn_names)))
-			return true;
-		if (!time_before(jiffies, end))
-			return false;
-		msleep(20);
-	}
-}
-
 /* the counts before the case that runs now; sn_case_ok: they were read */
-static long long sn_case[ARRAY_SIZE(sn_names)];
+static long long sn_case[FWQT_NR_OBJ];
 static bool sn_case_ok;
 
 static void sn_case_before(void)
 {
-	char *buf = kmalloc(SN_BUF, GFP_KERNEL);
-
-	sn_case_ok = buf && sn_counts(buf, sn_case);
-	kfree(buf);
+	sn_case_ok = fwqt_objects(sn_case);
 }
 
-/* Invariant: a case leaves no workqueue, pwq, unbound pool or rescuer. */
+/*
+ * Invariant: a case leaves no workqueue, pwq, unbound pool or rescuer;
+ * if it does, every object alive is listed, with who holds each pwq's
+ * references.
+ */
 static void sn_case_after(struct fwq_ktap_test *t)
 {
-	long long now[ARRAY_SIZE(sn_names)] = { -1, -1, -1, -1 };
-	char *buf;
+	long long now[FWQT_NR_OBJ] = { -1, -1, -1, -1 };
 	int i;
 
-	if (!sn_case_ok)
+	if (!sn_case_ok || fwqt_objects_settle(now, sn_case))
 		return;
-	buf = kmalloc(SN_BUF, GFP_KERNEL);
-	if (!FWQ_EXPECT(t, buf))
-		return;
-	if (!sn_settle(buf, now, sn_case))
-		for (i = 0; i < ARRAY_SIZE(sn_names); i++)
-			if (!FWQ_EXPECT_EQ(t, now[i], sn_case[i]))
-				fwq_ktap_diag("%s: %lld before the case, %lld after it",
-					      sn_names[i], sn_case[i], now[i]);
-	kfree(buf);
+	for (i = 0; i < FWQT_NR_OBJ; i++)
+		if (!FWQ_EXPECT_EQ(t, now[i], sn_case[i]))
+			fwq_ktap_diag("%s: %lld before the case, %lld after it",
+				      fwqt_obj_names[i], sn_case[i], now[i]);
+	fwqt_objects_dump();
 }
 
 const struct fwq_ktap_hooks fwqt_balance_hooks = {
@@ -141,14 +100,16 @@ static void test_baseline(struct fwq_ktap_test *t)
 	if (!FWQ_EXPECT(t, buf))
 		return;
 	if (sn_read(t, SN_OBJECTS, buf)) {
-		for (i = 0; i < ARRAY_SIZE(sn_names); i++) {
-			sn_base[i] = sn_value(buf, sn_names[i]);
+		for (i = 0; i < FWQT_NR_OBJ; i++) {
+			sn_base[i] = sn_value(buf, fwqt_obj_names[i]);
 			FWQ_EXPECT(t, sn_base[i] >= 0);
 		}
 		sn_have_base = !t->failed;
 		fwq_ktap_diag("baseline: %s %lld, %s %lld, %s %lld, %s %lld",
-			      sn_names[0], sn_base[0], sn_names[1], sn_base[1],
-			      sn_names[2], sn_base[2], sn_names[3], sn_base[3]);
+			      fwqt_obj_names[0], sn_base[0],
+			      fwqt_obj_names[1], sn_base[1],
+			      fwqt_obj_names[2], sn_base[2],
+			      fwqt_obj_names[3], sn_base[3]);
 	}
 	kfree(buf);
 }
@@ -156,28 +117,27 @@ static void test_baseline(struct fwq_ktap_test *t)
 /*
  * Invariant: every workqueue, pwq, unbound pool and rescuer the
  * selftests created has been freed (release may be deferred: poll with a
- * hang guard).
+ * hang guard); if not, every object alive is listed.
  */
 static void test_objects_freed(struct fwq_ktap_test *t)
 {
-	long long now[ARRAY_SIZE(sn_names)] = { -1, -1, -1, -1 };
-	char *buf;
+	long long now[FWQT_NR_OBJ] = { -1, -1, -1, -1 };
+	bool settled;
 	int i;
 
 	if (!sn_have_base) {
 		FWQ_KTAP_SKIP(t, "no baseline (run the whole module)");
 		return;
 	}
-	buf = kmalloc(SN_BUF, GFP_KERNEL);
-	if (!FWQ_EXPECT(t, buf))
-		return;
-	if (!sn_settle(buf, now, sn_base))
+	settled = fwqt_objects_settle(now, sn_base);
+	if (!settled)
 		fwq_ktap_diag("the counts did not return to the baseline");
-	for (i = 0; i < ARRAY_SIZE(sn_names); i++)
+	for (i = 0; i < FWQT_NR_OBJ; i++)
 		if (!FWQ_EXPECT_EQ(t, now[i], sn_base[i]))
 			fwq_ktap_diag("%s: %lld at the start, %lld now",
-				      sn_names[i], sn_base[i], now[i]);
-	kfree(buf);
+				      fwqt_obj_names[i], sn_base[i], now[i]);
+	if (!settled)
+		fwqt_objects_dump();
 }
 
 /*

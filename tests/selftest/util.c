@@ -465,6 +465,94 @@ long long fwqt_debug_counter(const char *name)
 	return v;
 }
 
+const char * const fwqt_obj_names[FWQT_NR_OBJ] = {
+	"workqueues", "pwqs", "unbound_pools", "rescuers",
+};
+
+#define FWQT_OBJ_BUF	1024
+
+/* The value of "@key N" at the start of a line of @buf, or -1. */
+static long long fwqt_line_value(const char *buf, const char *key)
+{
+	size_t len = strlen(key);
+	const char *p = buf;
+	long long v;
+
+	while ((p = strstr(p, key))) {
+		if ((p == buf || p[-1] == '\n') && p[len] == ' ' &&
+		    sscanf(p + len + 1, "%lld", &v) == 1)
+			return v;
+		p += len;
+	}
+	return -1;
+}
+
+bool fwqt_objects(long long *v)
+{
+	char *buf = kmalloc(FWQT_OBJ_BUF, GFP_KERNEL);
+	bool ok = false;
+	int i;
+
+	if (!buf)
+		return false;
+	if (fwqt_file_read("/sys/kernel/debug/fwq/objects", buf,
+			   FWQT_OBJ_BUF) <= 0)
+		goto out;
+	for (i = 0; i < FWQT_NR_OBJ; i++) {
+		v[i] = fwqt_line_value(buf, fwqt_obj_names[i]);
+		if (v[i] < 0)
+			goto out;
+	}
+	ok = true;
+out:
+	kfree(buf);
+	return ok;
+}
+
+bool fwqt_objects_quiet(long long *v)
+{
+	fwqt_release_hold(false);
+	rcu_barrier();
+	return fwqt_objects(v);
+}
+
+bool fwqt_objects_settle(long long *now, const long long *want)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(FWQT_HANG_MS);
+
+	for (;;) {
+		if (!fwqt_objects(now))
+			return false;
+		if (!memcmp(now, want, sizeof(*now) * FWQT_NR_OBJ))
+			return true;
+		if (!time_before(jiffies, end))
+			return false;
+		msleep(20);
+	}
+}
+
+void fwqt_objects_dump(void)
+{
+	const size_t len = 16384;
+	char *buf = kvmalloc(len, GFP_KERNEL), *line, *p;
+
+	if (!buf)
+		return;
+	if (fwqt_file_read("/sys/kernel/debug/fwq/object_list", buf,
+			   len) > 0) {
+		p = buf;
+		while ((line = strsep(&p, "\n")))
+			if (*line)
+				fwq_ktap_diag("%s", line);
+	}
+	kvfree(buf);
+}
+
+bool fwqt_release_hold(bool hold)
+{
+	return fwqt_param_write("dbg_release_hold", hold ? "1" : "0") > 0;
+}
+
 bool fwqt_current_is_rescuer(void)
 {
 	return !strncmp(current->comm, "fwq/R-", 6);

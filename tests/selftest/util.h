@@ -214,6 +214,44 @@ bool fwqt_current_is_rescuer(void);
 long long fwqt_debug_counter(const char *name);
 
 /*
+ * The live objects a leak check compares (debugfs "objects"): workqueues,
+ * pwqs, unbound pools and rescuers, in fwqt_obj_names[] order. Workers
+ * vary with load and are not compared.
+ */
+#define FWQT_NR_OBJ	4
+extern const char * const fwqt_obj_names[FWQT_NR_OBJ];
+
+/* read the counts into @v; false if the file cannot be read or parsed */
+bool fwqt_objects(long long *v);
+
+/*
+ * The counts with nothing in transit: every pwq release queued has run
+ * (fwqt_release_hold(false)) and every object it freed is gone
+ * (rcu_barrier()). A baseline to compare with fwqt_objects_settle().
+ */
+bool fwqt_objects_quiet(long long *v);
+
+/*
+ * Poll the counts into @now until they equal @want (releases are deferred
+ * to a kthread_worker and RCU), with a hang guard. Return: equal.
+ */
+bool fwqt_objects_settle(long long *now, const long long *want);
+
+/*
+ * A failed leak check's evidence: every object alive, with who holds
+ * each pwq's references (debugfs "object_list"), as diagnostics.
+ */
+void fwqt_objects_dump(void);
+
+/*
+ * fwq.ko's pwq release kthread held (dbg_release_hold=1) or let go (0,
+ * which also waits for every queued release: an unbound pool whose last
+ * pwq went is destroyed on return, and freed, with the pwqs, a grace
+ * period later, which fwqt_objects_settle() waits for). Return: written.
+ */
+bool fwqt_release_hold(bool hold);
+
+/*
  * A work item that completes @done each time it runs; tests
  * reinit_completion() it between runs.
  */
