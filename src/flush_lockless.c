@@ -75,6 +75,11 @@ bool fwq_flush_lockless_walk(struct fwq_workqueue *wq, int flush_color,
 			WRITE_ONCE(fpn->work_color, work_color);
 			smp_mb();	/* (B): the colour before the look */
 		}
+		/*
+		 * Bare, racing with an enqueue's listing: the benign race of
+		 * docs/hazards.md H12, marked for KCSAN by list_empty()'s
+		 * READ_ONCE(). Barrier (B) pairs with the enqueue's (A).
+		 */
 		if (list_empty(&fpn->pwqs))
 			continue;
 

@@ -40,7 +40,8 @@
  *     its colour mirror, without fpn->lock (src/flush_lockless.c).
  * AT: atomic.
  *
- * Lock nesting order, outer to inner (the one place it is written down):
+ * Lock nesting order, outer to inner (the one place it is written down;
+ * docs/hazards.md H6 and H7):
  *
  *   1. CPU hotplug lock (cpus_read_lock() or a cpuhp callback)
  *   2. fwq_pool_mutex

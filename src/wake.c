@@ -12,8 +12,8 @@
  * file of its own, wake_NAME.c or kicked_NAME.c, listed in the registry
  * (include/fwq/variants.h).
  *
- * Task lifetime: wake=wakeq holds a reference. wake=claim relies on the
- * claim: a claimed or kicked worker is out of the cull's reach and only
+ * Task lifetime (docs/hazards.md H2): wake=wakeq holds a reference.
+ * wake=claim relies on the claim: a claimed or kicked worker is out of the cull's reach and only
  * pool destruction kills it, which needs the pool's last pwq gone; the
  * wakeup happens inside an RCU read-side section, and a task's final put
  * happens at the earliest one grace period after it exits. wake=pick

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * docs/hazards.md H19, a pwq reference that outlives its workqueue.
+ *
  * Allocation failures, one at a time (kernels with CONFIG_FAULT_INJECTION
  * and CONFIG_FAILSLAB only: the lockdep lane's). With the task's fail-nth
  * set to N, the Nth slab allocation the test thread makes fails; N runs

@@ -8,7 +8,8 @@
  *  - pwqs replaced by an attrs change stop being walked once released;
  *  - flush=each: one pool-lock cycle per pwq visited, every pwq visited;
  *  - flush=coalesce: every pwq visited, the lock cycled once per run of
- *    pwqs sharing a pool (here: far fewer cycles than pwqs);
+ *    pwqs sharing a pool (here: far fewer cycles than pwqs;
+ *    docs/hazards.md H13);
  *  - flush=active: only pwqs active since the last flush are visited: none
  *    for a flush of an idle workqueue, and only the queued-to pwq(s) after
  *    one item. Its node locks count as lock cycles too: one splice per

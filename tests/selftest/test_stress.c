@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * docs/hazards.md H19, a pwq reference that outlives its workqueue.
+ *
  * The stress loop of the pwq references: attribute changes, mayday
  * traffic and CPU hotplug at once, on one unbound FWQ_MEM_RECLAIM
  * workqueue. Each of them takes and drops pwq references of its own: an

@@ -24,7 +24,9 @@
  * and a KTAP document with one result. Stats lines carry "???" when
  * something looks suspicious (no progress while not stuttering) and "!!!"
  * once an invariant failed. Nothing is timed: checks are on counts, and the
- * duration only bounds the run.
+ * duration only bounds the run. Every item queued must run exactly once,
+ * with wakeups deferred past the pool lock (docs/hazards.md H3) and under
+ * CPU hotplug churn that retires and replaces pwqs (H11, onoff_interval).
  *
  * mode=spiral (spiral.c) queues items distinct items from each of
  * nproducers threads on one unbound workqueue, fwq's (target=fwq, the
