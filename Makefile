@@ -109,7 +109,12 @@ check-quick:
 check-report:
 	@/usr/bin/python3 $(FWQ_TOP)/tests/bench-report/test_bench_report.py
 
-## checkpatch --strict, W=1 + sparse (C=2), kernel-doc, shellcheck, pyflakes (DRYRUN=1: list the checks)
+.PHONY: check-doclint
+## doclint.py's tests: a false statement of each kind planted must fail it
+check-doclint:
+	@/usr/bin/python3 $(FWQ_TOP)/tests/doclint/test_doclint.py
+
+## checkpatch --strict, W=1 + sparse (C=2), kernel-doc, shellcheck, pyflakes, doc lint (DRYRUN=1: list the checks)
 lint: kdir
 	@$(FWQ_TOP)/scripts/lint.sh $(if $(DRYRUN),--list)
 

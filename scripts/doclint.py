@@ -84,10 +84,16 @@ def check_targets():
                     find(name, i, f"`make {m.group(1)}`: no such rule in the Makefiles")
 
 
-def foreign(ln, at):
-    """Whether the quoted name at AT is another project's: "the kernel's
-    `scripts/kernel-doc`", "Debian's `make kernelrelease`"."""
-    return re.search(r"(?:kernel's|Debian's|kernel|headers')\s*$", ln[:at]) is not None
+def foreign(ln, at, prev=""):
+    """Whether the quoted name at AT is another project's ("the kernel's
+    `scripts/kernel-doc`", "Debian's `make kernelrelease`"), or a file the
+    reader is told to create ("Create `src/flush_mine.c`"). PREV is the
+    line before: the words may end it when the name starts this one."""
+    before = ln[:at]
+    if not before.strip():
+        before = prev + " "
+    return re.search(r"(?:kernel's|Debian's|kernel|headers'|[Cc]reate)\s*$",
+                     before.rstrip() + " ") is not None
 
 
 PATH_RE = re.compile(r"`((?:%s)/[^`\s]*)`" % "|".join(re.escape(d) for d in TOP_DIRS))
@@ -113,10 +119,12 @@ def path_exists(p):
 
 def check_paths():
     for name in docs():
-        for i, ln in enumerate(lines(name), 1):
+        text = lines(name)
+        for i, ln in enumerate(text, 1):
             for m in PATH_RE.finditer(ln):
                 p = m.group(1)
-                if p.endswith(".ko") or foreign(ln, m.start()):
+                prev = text[i - 2] if i > 1 else ""
+                if p.endswith(".ko") or foreign(ln, m.start(), prev):
                     continue
                 if not path_exists(p):
                     find(name, i, f"`{p}`: no such file or directory")
@@ -260,6 +268,21 @@ def check_kernels():
         flat = re.sub(r"\s*\n\s*(?:#|\*|//)?\s*", " ", text)
         if want not in flat:
             find(name, 0, f"does not say, word for word: \"{want}\"")
+    dkms = os.path.join(TOP, "dkms.conf")
+    if os.path.exists(dkms):
+        with open(dkms, encoding="utf-8") as f:
+            m = re.search(r'^BUILD_EXCLUSIVE_KERNEL="([^"]*)"', f.read(), re.M)
+        series = sorted(n for n, _ in kernels())
+        if not m:
+            find("dkms.conf", 0, "no BUILD_EXCLUSIVE_KERNEL")
+        else:
+            rx = re.compile(m.group(1))
+            for n in series:
+                if not rx.search(n + ".0-1-amd64"):
+                    find("dkms.conf", 0, f"BUILD_EXCLUSIVE_KERNEL refuses {n}, a supported kernel")
+            for other in ("6.0", "6.2", "6.11", "6.13", "7.2", "7.4", "8.3"):
+                if other not in series and rx.search(other + ".0-1-amd64"):
+                    find("dkms.conf", 0, f"BUILD_EXCLUSIVE_KERNEL accepts {other}, not in scripts/kernels/")
     names = {n for n, _ in kernels()}
     for name in docs():
         for i, ln in enumerate(lines(name), 1):

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint.sh [--list] [checkpatch] [build] [shell] [pyflakes] [kerneldoc]
-#         [compat] [makehelp] [makevars]: fwq's static
+#         [compat] [makehelp] [makevars] [docs]: fwq's static
 # checks (all of them by default), each reported as one KTAP-style line "ok lint.X" or
 # "not ok lint.X" with the findings above it. Exit 1 if any check failed.
 #   checkpatch  checkpatch.pl --strict --no-tree on fwq's own .c/.h files
@@ -34,6 +34,13 @@
 #   makehelp    make help lists every rule with its "## " line
 #   makevars    no variable is assigned in two of the Makefiles (make
 #               check-xfs's CYCLES took make debug-lane's default of 100)
+#   docs        scripts/doclint.py on the docs, README.md, bench/README.md,
+#               dkms.conf, debian/control, probe.sh and compat.h: every
+#               "make X" is a rule, every quoted path exists, every hazard
+#               of docs/hazards.md is cited by code, a test or a script (or
+#               says "untested"), every table row has its header's cells,
+#               and the supported kernels are those of scripts/kernels/,
+#               in the same words everywhere (tests/doclint/ plants each)
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -333,6 +340,16 @@ lint_makevars() {
 	rm -f "$log"
 }
 
+# lint_docs: the doc lint (scripts/doclint.py), one finding per line
+lint_docs() {
+	local log rc=0
+
+	log=$(mktemp)
+	/usr/bin/python3 scripts/doclint.py > "$log" 2>&1 || rc=$?
+	report docs $rc "$log"
+	rm -f "$log"
+}
+
 # compat_fallback: whether the target kernel can build every fallback
 # (FWQ_K_COMPAT_FALLBACK of its file, y for a release no file names)
 compat_fallback() {
@@ -361,11 +378,12 @@ lint_one() {
 	kerneldoc) lint_kerneldoc ;;
 	makehelp) lint_makehelp ;;
 	makevars) lint_makevars ;;
+	docs) lint_docs ;;
 	esac
 	exit $failed
 }
 
-all_checks="checkpatch build shellcheck pyflakes kerneldoc compat makehelp makevars"
+all_checks="checkpatch build shellcheck pyflakes kerneldoc compat makehelp makevars docs"
 # --list: the checks and what each does, from this header (make lint
 # DRYRUN=1)
 if [ "${1:-}" = --list ]; then
@@ -376,7 +394,7 @@ fi
 [ $# -gt 0 ] || set -- $all_checks
 for what in "$@"; do
 	case "$what" in
-	checkpatch|build|compat|shell|shellcheck|pyflakes|kerneldoc|makehelp|makevars) ;;
+	checkpatch|build|compat|shell|shellcheck|pyflakes|kerneldoc|makehelp|makevars|docs) ;;
 	*) fwq_die 2 "unknown lint check '$what'" ;;
 	esac
 done

@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of scripts/doclint.py, the doc lint of make lint.
+
+  test_doclint.py [--out DIR] [unittest args]
+
+Each test copies the tree's documents and the files they name into a
+scratch directory, plants one false statement of one kind there (a make
+rule that does not exist, a path that does not exist, a hazard nothing
+cites, a table row with a cell too many, a wrong supported kernel, a
+dkms.conf that refuses a supported kernel) and runs the lint on the copy
+(FWQ_DOCLINT_TOP): it must exit 1 and name the planted line. The
+unplanted copy must pass, so that every failure is the plant's. With
+--out, DIR/tests.txt gets one "ok NAME" or "not ok NAME" line per test
+(make check's cmd lanes read it). The last line is "N passed, N failed".
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+LINT = os.path.join(TOP, "scripts", "doclint.py")
+SKIP_DIRS = {".git", ".cache", "results", "__pycache__", "debian/tmp"}
+SKIP_EXT = (".o", ".ko", ".cmd", ".mod", ".mod.c", ".a", ".jsonl", ".log",
+            ".order", ".symvers", ".deb")
+
+
+def copy_tree(dst):
+    """The tree's source files (no build products, results or caches)."""
+    for root, dirs, files in os.walk(TOP):
+        rel = os.path.relpath(root, TOP)
+        dirs[:] = [d for d in dirs
+                   if d not in SKIP_DIRS and os.path.join(rel, d) not in SKIP_DIRS
+                   and (d == ".ci" or not d.startswith("."))]
+        os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for f in files:
+            if f.endswith(SKIP_EXT) or f.startswith("."):
+                continue
+            src = os.path.join(root, f)
+            if os.path.islink(src) or not os.path.isfile(src):
+                continue
+            shutil.copy(src, os.path.join(dst, rel, f))
+
+
+def lint(top, *checks):
+    env = dict(os.environ, FWQ_DOCLINT_TOP=top)
+    p = subprocess.run([sys.executable, LINT, *checks], env=env,
+                       capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+class Plant(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.pristine = tempfile.mkdtemp(prefix="fwq-doclint.")
+        copy_tree(cls.pristine)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.pristine, ignore_errors=True)
+
+    def setUp(self):
+        self.top = tempfile.mkdtemp(prefix="fwq-doclint-t.")
+        shutil.rmtree(self.top)
+        shutil.copytree(self.pristine, self.top, symlinks=True)
+
+    def tearDown(self):
+        shutil.rmtree(self.top, ignore_errors=True)
+
+    def edit(self, name, fn):
+        path = os.path.join(self.top, name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        new = fn(text)
+        self.assertNotEqual(new, text, f"the plant changed nothing in {name}")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(new)
+
+    def append(self, name, text):
+        self.edit(name, lambda t: t + text)
+
+    def assert_fails(self, check, pattern):
+        rc, out = lint(self.top, check)
+        sys.stderr.write(f"# doclint {check}: {out.strip()}\n")
+        self.assertEqual(rc, 1, out)
+        self.assertRegex(out, pattern)
+
+    def test_clean_copy_passes(self):
+        rc, out = lint(self.top)
+        self.assertEqual(rc, 0, out)
+
+    def test_missing_target(self):
+        self.append("docs/testing.md", "\nRun `make no-such-rule` first.\n")
+        self.assert_fails("targets", r"docs/testing\.md:\d+: .*no-such-rule")
+
+    def test_missing_path(self):
+        self.append("docs/design.md", "\nSee `src/no_such_file.c`.\n")
+        self.assert_fails("paths", r"docs/design\.md:\d+: `src/no_such_file\.c`")
+
+    # the planted ids are spelt apart here: the lint reads this file too
+    def test_uncited_hazard(self):
+        self.append("docs/hazards.md",
+                    "\n**H" "98. A planted hazard.** Nothing cites this one.\n")
+        self.assert_fails("hazards", r"docs/hazards\.md:\d+: H9[8] is cited by no")
+
+    def test_unknown_hazard_cited(self):
+        self.append("docs/design.md", "\nThis is hazard H" "97.\n")
+        self.assert_fails("hazards", r"docs/design\.md:\d+: H9[7]: no such hazard")
+
+    def test_bad_table(self):
+        self.append("docs/design.md",
+                    "\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\n")
+        self.assert_fails("tables", r"docs/design\.md:\d+: .*3 cells.*2")
+
+    def test_wrong_kernel_sentence(self):
+        self.edit("README.md", lambda t: t.replace(
+            "Supported kernels: Linux 6.1, 6.12 and 7.3",
+            "Supported kernels: Linux 6.1, 6.6 and 7.3", 1))
+        self.assert_fails("kernels", r"README\.md:0: does not say")
+
+    def test_wrong_kernel_name(self):
+        self.append("docs/hardware.md", "\nTry `make check KERNEL=6.6`.\n")
+        self.assert_fails("kernels", r"docs/hardware\.md:\d+: KERNEL=6\.6")
+
+    def test_dkms_refuses_supported(self):
+        self.edit("dkms.conf", lambda t: re.sub(
+            r'BUILD_EXCLUSIVE_KERNEL="[^"]*"',
+            'BUILD_EXCLUSIVE_KERNEL="^(6\\\\.1|7\\\\.3)\\\\."', t))
+        self.assert_fails("kernels", r"dkms\.conf:0: BUILD_EXCLUSIVE_KERNEL refuses 6\.12")
+
+    def test_new_kernel_file(self):
+        with open(os.path.join(self.top, "scripts", "kernels", "7.3")) as f:
+            text = f.read()
+        with open(os.path.join(self.top, "scripts", "kernels", "7.4"), "w") as f:
+            f.write(re.sub(r"^FWQ_K_SERIES=.*$", "FWQ_K_SERIES=7.4", text, flags=re.M))
+        self.assert_fails("kernels", r"does not say, word for word: .*7\.4")
+
+
+class TapResult(unittest.TextTestResult):
+    """Also keeps "ok NAME" / "not ok NAME" lines for make check."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.tap = []
+
+    def name(self, test):
+        return "doclint." + test.id().split(".", 1)[1]
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.tap.append(f"ok {self.name(test)}")
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.tap.append(f"not ok {self.name(test)} # failed")
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.tap.append(f"not ok {self.name(test)} # error")
+
+
+def main(argv):
+    out = None
+    if len(argv) >= 2 and argv[0] == "--out":
+        out, argv = argv[1], argv[2:]
+    prog = unittest.main(module=__name__, argv=[sys.argv[0]] + argv, exit=False,
+                         testRunner=unittest.TextTestRunner(resultclass=TapResult,
+                                                            stream=sys.stderr, verbosity=2))
+    res = prog.result
+    if out:
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "tests.txt"), "w") as f:
+            f.write("\n".join(res.tap) + "\n")
+    failed = len(res.failures) + len(res.errors)
+    print(f"{res.testsRun - failed - len(res.skipped)} passed, {failed} failed")
+    return 0 if res.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
