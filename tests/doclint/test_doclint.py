@@ -23,6 +23,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+import taprun  # noqa: E402
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 LINT = os.path.join(TOP, "scripts", "doclint.py")
 SKIP_DIRS = {".git", ".cache", "results", "__pycache__", "debian/tmp"}
@@ -141,45 +144,5 @@ class Plant(unittest.TestCase):
         self.assert_fails("kernels", r"does not say, word for word: .*7\.4")
 
 
-class TapResult(unittest.TextTestResult):
-    """Also keeps "ok NAME" / "not ok NAME" lines for make check."""
-
-    def __init__(self, *a, **k):
-        super().__init__(*a, **k)
-        self.tap = []
-
-    def name(self, test):
-        return "doclint." + test.id().split(".", 1)[1]
-
-    def addSuccess(self, test):
-        super().addSuccess(test)
-        self.tap.append(f"ok {self.name(test)}")
-
-    def addFailure(self, test, err):
-        super().addFailure(test, err)
-        self.tap.append(f"not ok {self.name(test)} # failed")
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        self.tap.append(f"not ok {self.name(test)} # error")
-
-
-def main(argv):
-    out = None
-    if len(argv) >= 2 and argv[0] == "--out":
-        out, argv = argv[1], argv[2:]
-    prog = unittest.main(module=__name__, argv=[sys.argv[0]] + argv, exit=False,
-                         testRunner=unittest.TextTestRunner(resultclass=TapResult,
-                                                            stream=sys.stderr, verbosity=2))
-    res = prog.result
-    if out:
-        os.makedirs(out, exist_ok=True)
-        with open(os.path.join(out, "tests.txt"), "w") as f:
-            f.write("\n".join(res.tap) + "\n")
-    failed = len(res.failures) + len(res.errors)
-    print(f"{res.testsRun - failed - len(res.skipped)} passed, {failed} failed")
-    return 0 if res.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(taprun.main(sys.argv[1:], prefix="doclint."))
