@@ -101,6 +101,35 @@ static __always_inline bool fwq_flush_prep_pwqs(struct fwq_workqueue *wq,
 	return wait;
 }
 
+/*
+ * The flush-mutex wait (include/fwq/stats.h), while the counters are on:
+ * every fwq workqueue's together, as atomics, since the flushers of
+ * different workqueues hold different mutexes.
+ */
+static atomic64_t fwq_flush_wait_flushes;
+static atomic64_t fwq_flush_wait_ns;
+static atomic64_t fwq_flush_wait_hist[FWQ_FLUSH_WAIT_BUCKETS];
+
+static noinline void fwq_flush_wait_count(u64 t0)
+{
+	u64 ns = ktime_get_ns() - t0;
+
+	atomic64_inc(&fwq_flush_wait_flushes);
+	atomic64_add(ns, &fwq_flush_wait_ns);
+	atomic64_inc(&fwq_flush_wait_hist[fwq_flush_wait_bucket(ns)]);
+}
+
+void fwq_flush_waits_read(struct fwq_flush_waits *out)
+{
+	unsigned int b;
+
+	out->flushes = atomic64_read(&fwq_flush_wait_flushes);
+	out->wait_ns = atomic64_read(&fwq_flush_wait_ns);
+	for (b = 0; b < FWQ_FLUSH_WAIT_BUCKETS; b++)
+		out->hist[b] = atomic64_read(&fwq_flush_wait_hist[b]);
+}
+EXPORT_SYMBOL_GPL(fwq_flush_waits_read);
+
 atomic64_t fwq_flush_dependencies;
 
 /* @worker runs an item of an FWQ_MEM_RECLAIM workqueue */
@@ -157,9 +186,12 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 		.flush_color = -1,
 		.task = current,
 	};
-	struct fwq_worker *worker = fwq_current_worker_of(wq);
+	struct fwq_worker *worker;
 	int next_color;
+	/* the flush-mutex wait is timed from here, while the counters are on */
+	u64 t0 = fwq_counters_on() ? ktime_get_ns() : 0;
 
+	worker = fwq_current_worker_of(wq);
 	init_completion(&this_flusher.done);
 	/* an item of @wq that flushes @wq waits for itself: lockdep sees it */
 	fwq_lockdep_touch_wq(wq);
@@ -172,6 +204,8 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 	}
 
 	mutex_lock(&wq->mutex);
+	if (t0 && fwq_counters_on())
+		fwq_flush_wait_count(t0);
 	trace_fwq_flush_start(wq);
 	wq->nr_flushes++;
 

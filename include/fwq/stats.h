@@ -7,6 +7,7 @@
 #ifndef _FWQ_STATS_H
 #define _FWQ_STATS_H
 
+#include <linux/log2.h>
 #include <linux/types.h>
 
 #include <fwq/variants.h>
@@ -139,6 +140,72 @@ void fwq_lockstat_enable(bool on);
  * @out: filled in
  */
 void fwq_lockstat_read(struct fwq_lockstat *out);
+
+/*
+ * The flush-mutex wait: the time from a call of fwq_flush_workqueue() to
+ * its taking wq->mutex, where 7.3's __flush_workqueue() takes its own.
+ * Counted, for every fwq workqueue together, only while the counters are
+ * on (fwq_counters_get()), into log-linear buckets: FWQ_FLUSH_WAIT_SUB
+ * buckets per power of two, so that a bucket is at most 1/8 of its lower
+ * bound wide. Bucket b < 8 holds exactly b ns; bucket b >= 8 holds
+ * [fwq_flush_wait_bucket_ns(b), fwq_flush_wait_bucket_ns(b + 1)).
+ */
+#define FWQ_FLUSH_WAIT_SUB	8
+#define FWQ_FLUSH_WAIT_OCTAVES	32	/* 8 ns to 2^35 ns, about 34 s */
+#define FWQ_FLUSH_WAIT_BUCKETS	(FWQ_FLUSH_WAIT_SUB * (1 + FWQ_FLUSH_WAIT_OCTAVES))
+
+/**
+ * struct fwq_flush_waits - the flush-mutex waits counted so far
+ * @flushes: flushes that took wq->mutex while the counters were on
+ * @wait_ns: their waits, summed
+ * @hist: their waits, by bucket (fwq_flush_wait_bucket())
+ */
+struct fwq_flush_waits {
+	u64 flushes;
+	u64 wait_ns;
+	u64 hist[FWQ_FLUSH_WAIT_BUCKETS];
+};
+
+/**
+ * fwq_flush_wait_bucket - the bucket of a wait
+ * @ns: the wait
+ *
+ * Return: its bucket, the last one for a wait beyond the range.
+ */
+static inline unsigned int fwq_flush_wait_bucket(u64 ns)
+{
+	unsigned int o;
+
+	if (ns < FWQ_FLUSH_WAIT_SUB)
+		return ns;
+	o = ilog2(ns) - 3;	/* ns >= 8: o >= 0 */
+	if (o >= FWQ_FLUSH_WAIT_OCTAVES)
+		return FWQ_FLUSH_WAIT_BUCKETS - 1;
+	return FWQ_FLUSH_WAIT_SUB * (o + 1) +
+	       ((ns >> o) & (FWQ_FLUSH_WAIT_SUB - 1));
+}
+
+/**
+ * fwq_flush_wait_bucket_ns - the lower bound of a bucket
+ * @b: the bucket, 0 to FWQ_FLUSH_WAIT_BUCKETS (the end of the last one)
+ *
+ * Return: the least wait in bucket @b, in ns.
+ */
+static inline u64 fwq_flush_wait_bucket_ns(unsigned int b)
+{
+	unsigned int o;
+
+	if (b < FWQ_FLUSH_WAIT_SUB)
+		return b;
+	o = b / FWQ_FLUSH_WAIT_SUB - 1;
+	return (u64)(FWQ_FLUSH_WAIT_SUB + b % FWQ_FLUSH_WAIT_SUB) << o;
+}
+
+/**
+ * fwq_flush_waits_read - the flush-mutex waits counted since fwq.ko loaded
+ * @out: filled in; subtract two reads to count a span
+ */
+void fwq_flush_waits_read(struct fwq_flush_waits *out);
 
 /* a global debug counter by name (kernel-doc in src/main.c) */
 u64 fwq_debug_counter(const char *name);
