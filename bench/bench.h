@@ -78,6 +78,7 @@ struct bench_spec {
 	unsigned int sample;			/* time 1 op in @sample; 0: default */
 	unsigned int redo;			/* max redos of a slow-host run */
 	unsigned int counters;			/* fwq's wakeup counters on (1) */
+	unsigned int flush_wait;		/* time the flush-mutex wait (1) */
 	char label[BENCH_LABEL_LEN];
 };
 
@@ -130,6 +131,7 @@ struct bench_thread {
 	u64 ops;
 	u64 batch_ops;			/* ops timed in batches ... */
 	u64 batch_ns;			/* ... and the time they took */
+	u64 flush_t0;			/* kwq: the flush call's time (kwq_wait.c) */
 };
 
 struct bench_floor {
@@ -173,6 +175,16 @@ struct bench_run {
 	struct fwq_wq_stats pr1;
 	bool have_probe;
 	struct fwq_lockstat *ls;	/* S3 */
+	/*
+	 * The flush-mutex wait (S4b, S5, S6 with flush_wait=1): fwq's
+	 * counters at the start and the end of the timed pass, or kwq's
+	 * waits as kwq_wait.c's kprobe timed them, in @fw1; @fw_why: why
+	 * there are none (NULL: there are)
+	 */
+	struct fwq_flush_waits *fw0;
+	struct fwq_flush_waits *fw1;
+	const char *fw_why;
+	bool kwq_wait;			/* kwq_wait.c's probe is on for this run */
 };
 
 /* JSON / text writer into a fixed buffer. */
@@ -206,6 +218,12 @@ bool bench_stats(struct bench_run *run, struct fwq_wq_stats *st);
 int bench_variant_check(const char *s, char *norm, size_t len);
 int bench_lockstat_begin(struct bench_run *run);
 void bench_lockstat_end(struct bench_run *run);
+
+/* kwq_wait.c */
+void bench_kwq_wait_init(void);
+int bench_kwq_wait_begin(struct bench_run *run);
+void bench_kwq_wait_end(struct bench_run *run);
+bool bench_flush_wait_scenario(const struct bench_spec *s);
 
 /* scenarios.c */
 int bench_scenario_run(struct bench_run *run);

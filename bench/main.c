@@ -84,7 +84,7 @@ enum bench_key {
 	BK_SCENARIO, BK_TARGET, BK_TYPE, BK_SCOPE, BK_STRICT, BK_VARIANT,
 	BK_WAKE, BK_KICKED, BK_FLUSH, BK_THREADS, BK_CPUS, BK_ITEMS,
 	BK_BATCH, BK_MAX_ACTIVE, BK_WORK_US, BK_REPS, BK_WQS, BK_SAMPLE, BK_REDO,
-	BK_COUNTERS, BK_LABEL,
+	BK_COUNTERS, BK_FLUSH_WAIT, BK_LABEL,
 	BK_NR,
 };
 
@@ -140,6 +140,7 @@ static const struct bench_knob bench_knobs[BK_NR] = {
 	[BK_SAMPLE] = KNOB_UINT("sample", sample, 0, BENCH_MAX_SAMPLE),
 	[BK_REDO] = KNOB_UINT("redo", redo, 0, BENCH_MAX_REDO),
 	[BK_COUNTERS] = KNOB_UINT("counters", counters, 0, 1),
+	[BK_FLUSH_WAIT] = KNOB_UINT("flush_wait", flush_wait, 0, 1),
 	[BK_LABEL] = { .name = "label" },
 };
 
@@ -166,6 +167,7 @@ static void spec_defaults(struct bench_spec *s)
 	s->reps = 1;
 	s->wqs = 4;
 	s->counters = 1;
+	s->flush_wait = 1;
 }
 
 static int match_name(const char * const *names, int n, const char *v)
@@ -891,6 +893,7 @@ static int __init fwq_bench_init(void)
 		return -ENOMEM;
 	}
 	spec_defaults(&bench_cur);
+	bench_kwq_wait_init();
 
 	bench_root = debugfs_create_dir("fwq_bench", NULL);
 	debugfs_create_file("spec", 0644, bench_root, (void *)BK_NR,

@@ -631,6 +631,18 @@ static int idle_flush_fn(struct bench_thread *t)
 	return bench_repeat(t, idle_flush_one);
 }
 
+/*
+ * A flush of @t's workqueue; while kwq_wait.c's probe is on, with the
+ * clock read that its handler times the flush-mutex wait from (fwq's
+ * engine reads its own on entry).
+ */
+static __always_inline void bench_flush_timed(struct bench_thread *t)
+{
+	if (t->run->kwq_wait)
+		WRITE_ONCE(t->flush_t0, ktime_get_ns());
+	bench_flush(t->wq);
+}
+
 /* S4b and S6: queue one item on the local CPU, then flush the workqueue. */
 static int queue_flush_one(struct bench_thread *t, bool timed)
 {
@@ -641,13 +653,13 @@ static int queue_flush_one(struct bench_thread *t, bool timed)
 	it->left = NULL;
 	if (!timed) {
 		bench_queue(t->wq, -1, it);
-		bench_flush(t->wq);
+		bench_flush_timed(t);
 		return 0;
 	}
 	t0 = ktime_get_ns();
 	bench_queue(t->wq, -1, it);
 	t1 = ktime_get_ns();
-	bench_flush(t->wq);
+	bench_flush_timed(t);
 	bs_add(&t->lat, ktime_get_ns() - t1);
 	bs_add(&t->lat2, t1 - t0);
 	return 0;
@@ -723,7 +735,7 @@ static int cil_one(struct bench_thread *t, bool timed)
 
 	if (timed)
 		t0 = ktime_get_ns();
-	bench_flush(t->wq);
+	bench_flush_timed(t);
 	if (timed)
 		t1 = ktime_get_ns();
 	reinit_completion(&t->done);
@@ -939,6 +951,44 @@ static void bench_walk_probe(struct bench_run *run)
 	bench_probe_end(run);
 }
 
+/*
+ * The flush-mutex wait of a flush_wait scenario's timed pass (S4b, S5,
+ * S6): fwq's engine counts it while the counters are on (<fwq/stats.h>),
+ * kwq's is timed by kwq_wait.c's probe. The drain flushes after the
+ * threads count too, one per workqueue.
+ */
+static int bench_flush_wait_begin(struct bench_run *run)
+{
+	const struct bench_spec *s = run->spec;
+
+	if (!bench_flush_wait_scenario(s))
+		return 0;
+	if (!s->flush_wait) {
+		run->fw_why = "flush_wait=0";
+		return 0;
+	}
+	if (s->target == BT_KWQ)
+		return bench_kwq_wait_begin(run);
+	if (!s->counters) {
+		run->fw_why = "counters=0";
+		return 0;
+	}
+	run->fw0 = kzalloc(sizeof(*run->fw0), GFP_KERNEL);
+	run->fw1 = kzalloc(sizeof(*run->fw1), GFP_KERNEL);
+	if (!run->fw0 || !run->fw1)
+		return -ENOMEM;
+	fwq_flush_waits_read(run->fw0);
+	return 0;
+}
+
+static void bench_flush_wait_end(struct bench_run *run)
+{
+	if (run->spec->target == BT_KWQ)
+		bench_kwq_wait_end(run);
+	else if (run->fw0 && run->fw1)
+		fwq_flush_waits_read(run->fw1);
+}
+
 int bench_scenario_run(struct bench_run *run)
 {
 	const struct bench_spec *s = run->spec;
@@ -981,12 +1031,17 @@ int bench_scenario_run(struct bench_run *run)
 	/* counters=0: no wakeup counts, and none of their cost */
 	if (s->counters && s->target == BT_FWQ)
 		fwq_counters_get();
+	ret = bench_flush_wait_begin(run);
+	if (ret)
+		goto out_counters;
 	run->have_stats = bench_stats(run, &run->st0);
 	ret = bench_threads_run(run);
 	for (i = 0; i < run->nwq; i++)
 		bench_flush(&run->wq[i]);
 	run->t_end = ktime_get_ns();
 	bench_stats(run, &run->st1);
+	bench_flush_wait_end(run);
+out_counters:
 	if (s->counters && s->target == BT_FWQ)
 		fwq_counters_put();
 	if (!ret && !s->counters && s->target == BT_FWQ &&
@@ -1194,6 +1249,70 @@ static void report_lockstat(struct bench_out *o, struct bench_run *run)
 	}
 }
 
+/* the wait at quantile @p (per 10000) of @w: its bucket's upper bound */
+static u64 flush_wait_q(const struct fwq_flush_waits *w, unsigned int p)
+{
+	u64 want = div_u64(w->flushes * p + 9999, 10000), c = 0;
+	unsigned int b;
+
+	for (b = 0; b < FWQ_FLUSH_WAIT_BUCKETS; b++) {
+		c += w->hist[b];
+		if (c >= max_t(u64, want, 1))
+			break;
+	}
+	return fwq_flush_wait_bucket_ns(min_t(unsigned int, b + 1,
+					      FWQ_FLUSH_WAIT_BUCKETS));
+}
+
+/*
+ * The flush-mutex wait of the timed pass (bench_flush_wait_begin()): how
+ * many flushes it timed, their mean, p50 and p99 (each the upper bound of
+ * its bucket, at most 1/8 above the wait), and its share of the flush
+ * time, mean wait over mean flush (@flush: the flush latency samples).
+ * Null, with why, where there is none.
+ */
+static void report_flush_wait(struct bench_out *o, struct bench_run *run,
+			      const struct bench_dist *flush)
+{
+	struct fwq_flush_waits *w = run->fw1;
+	u64 sum = 0, mean;
+	unsigned long i;
+	unsigned int b;
+
+	if (!bench_flush_wait_scenario(run->spec))
+		return;
+	if (w && run->fw0) {
+		/* fwq: the engine's counters since the start of the pass */
+		w->flushes -= run->fw0->flushes;
+		w->wait_ns -= run->fw0->wait_ns;
+		for (b = 0; b < FWQ_FLUSH_WAIT_BUCKETS; b++)
+			w->hist[b] -= run->fw0->hist[b];
+		kfree(run->fw0);
+		run->fw0 = NULL;
+	}
+	if (!w || !w->flushes || !flush->n) {
+		bo_null(o, "flush_mutex_waits");
+		bo_null(o, "flush_mutex_wait_mean_ns");
+		bo_null(o, "flush_mutex_wait_p50_ns");
+		bo_null(o, "flush_mutex_wait_p99_ns");
+		bo_null(o, "flush_mutex_wait_share");
+		bo_str(o, "flush_mutex_wait_why", run->fw_why ?:
+		       (w ? "no flush timed" : "not timed"));
+		return;
+	}
+	for (i = 0; i < flush->n; i++)
+		sum += flush->v[i];
+	mean = div64_u64(w->wait_ns, w->flushes);
+	bo_u64(o, "flush_mutex_waits", w->flushes);
+	bo_u64(o, "flush_mutex_wait_mean_ns", mean);
+	bo_u64(o, "flush_mutex_wait_p50_ns", flush_wait_q(w, 5000));
+	bo_u64(o, "flush_mutex_wait_p99_ns", flush_wait_q(w, 9900));
+	/* mean wait over mean flush, as a ratio: sum/n is the mean flush */
+	bo_ratio(o, "flush_mutex_wait_share", mean * flush->n, sum);
+	bo_str(o, "flush_mutex_wait_by",
+	       run->spec->target == BT_KWQ ? "kprobe" : "fwq");
+}
+
 /*
  * Write the metrics object and the test_workqueue-style line. Flush
  * scenarios report flushes as their "items".
@@ -1279,6 +1398,7 @@ void bench_scenario_report(struct bench_run *run, struct bench_out *o,
 			report_dist(o, run, "enq", &dq);
 		}
 	}
+	report_flush_wait(o, run, &d1);
 	report_stats(o, run);
 	report_lockstat(o, run);
 	bo_close(o);
@@ -1299,4 +1419,8 @@ void bench_run_free(struct bench_run *run)
 	bench_threads_free(run);
 	kfree(run->ls);
 	run->ls = NULL;
+	kfree(run->fw0);
+	kfree(run->fw1);
+	run->fw0 = NULL;
+	run->fw1 = NULL;
 }
