@@ -9,6 +9,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -22,8 +23,6 @@
 #define BENCH_QUEUER_SAMPLES	65536		/* per S4c queuer */
 #define BENCH_MAX_SAMPLE	4096
 #define BENCH_MAX_REDO		5
-/* a host probe this much above its CPU's best marks the host slow */
-#define BENCH_HOST_SLACK_PERMILLE	250
 /* before a redo, wait for a quiet probe this long at most */
 #define BENCH_REDO_WAIT_MS	2000
 /* what redos (waits and the runs redone) may cost in all per module load */
@@ -143,6 +142,49 @@ struct bench_floor {
 	u64 wake_mns;	/* wake_up_process() of an idle remote kthread; 0: n/a */
 };
 
+/* The host probe of one CPU (bench_host_probe()). */
+#define HOST_GAP_US		2000
+#define HOST_GAP_NS		30000
+#define BENCH_PROBE_CPUS	16	/* CPUs whose figures the JSON keeps */
+
+struct bench_probe_cpu {
+	u64 pass_mns;		/* the lock floor's loop, milli-ns an iteration */
+	u64 window_ns;		/* the steal window, HOST_GAP_US or a little more */
+	u64 stolen_ns;		/* of which the vCPU did not run */
+	u64 max_gap_ns;		/* the longest step between two clock reads */
+	bool done;
+};
+
+struct bench_probe {
+	unsigned int ncpu;
+	int cpu_id[BENCH_PROBE_CPUS];
+	struct bench_probe_cpu cpu[BENCH_PROBE_CPUS];
+};
+
+/*
+ * The slow-host rule (bench/README.md, "Slow host"): a probe is slow when,
+ * on some CPU, the vCPU did not run for at least BENCH_SLOW_STOLEN_PERMILLE
+ * of the steal window, in whole microseconds as the JSON gives them; a run
+ * is, when its probe before or after it is. bench/bench_report.py's
+ * probe_slow() is the same rule, and tests/bench-report/ checks both on
+ * probes recorded on an idle and on a loaded host.
+ */
+#define BENCH_SLOW_STOLEN_PERMILLE	250
+
+static inline bool bench_probe_slow(const struct bench_probe *pr)
+{
+	unsigned int i;
+
+	for (i = 0; i < pr->ncpu; i++) {
+		u64 st = div_u64(pr->cpu[i].stolen_ns, NSEC_PER_USEC);
+		u64 win = div_u64(pr->cpu[i].window_ns, NSEC_PER_USEC);
+
+		if (st * 1000 >= BENCH_SLOW_STOLEN_PERMILLE * win)
+			return true;
+	}
+	return false;
+}
+
 struct bench_run {
 	const struct bench_spec *spec;
 	unsigned int rep;
@@ -165,6 +207,8 @@ struct bench_run {
 	struct bench_floor floor;
 	u64 host_before;		/* bench_host_probe() before the run */
 	u64 host_after;			/* ... and after it */
+	struct bench_probe probe_before;	/* their figures */
+	struct bench_probe probe_after;
 	unsigned int redone;		/* runs before this one, redone */
 	bool redo_budget_out;		/* kept slow: no redo budget left */
 	struct fwq_wq_stats st0;	/* summed over wq[] at measure start */
@@ -230,7 +274,7 @@ int bench_scenario_run(struct bench_run *run);
 void bench_scenario_report(struct bench_run *run, struct bench_out *o,
 			   char *text, size_t tlen);
 void bench_floor_measure(struct bench_floor *f);
-u64 bench_host_probe(void);
+u64 bench_host_probe(struct bench_probe *pr);
 void bench_run_free(struct bench_run *run);
 unsigned int bench_default_threads(const struct bench_spec *s);
 unsigned int bench_default_items(const struct bench_spec *s);

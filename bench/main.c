@@ -503,13 +503,43 @@ static void report_topology(struct bench_out *o)
 }
 
 /*
- * Is the host slow around @run: did a CPU's probe, before or after the run,
- * come out more than BENCH_HOST_SLACK_PERMILLE above that CPU's best?
+ * Is the host slow around @run: did the probe before or after it find a
+ * vCPU that did not run for a good part of its window (bench_probe_slow())?
  */
 static bool bench_host_slow(const struct bench_run *run)
 {
-	return max(run->host_before, run->host_after) >
-	       1000 + BENCH_HOST_SLACK_PERMILLE;
+	return bench_probe_slow(&run->probe_before) ||
+	       bench_probe_slow(&run->probe_after);
+}
+
+/* a probe's figures, per CPU: cpus, pass_mns, window_us, stolen_us, max_gap_us */
+static void report_probe(struct bench_out *o, const char *key,
+			 const struct bench_probe *pr)
+{
+	unsigned int i;
+
+	bo_open(o, key);
+	bo_arr_open(o, "cpus");
+	for (i = 0; i < pr->ncpu; i++)
+		bo_arr_u64(o, pr->cpu_id[i]);
+	bo_arr_close(o);
+	bo_arr_open(o, "pass_mns");
+	for (i = 0; i < pr->ncpu; i++)
+		bo_arr_u64(o, pr->cpu[i].pass_mns);
+	bo_arr_close(o);
+	bo_arr_open(o, "window_us");
+	for (i = 0; i < pr->ncpu; i++)
+		bo_arr_u64(o, div_u64(pr->cpu[i].window_ns, NSEC_PER_USEC));
+	bo_arr_close(o);
+	bo_arr_open(o, "stolen_us");
+	for (i = 0; i < pr->ncpu; i++)
+		bo_arr_u64(o, div_u64(pr->cpu[i].stolen_ns, NSEC_PER_USEC));
+	bo_arr_close(o);
+	bo_arr_open(o, "max_gap_us");
+	for (i = 0; i < pr->ncpu; i++)
+		bo_arr_u64(o, div_u64(pr->cpu[i].max_gap_ns, NSEC_PER_USEC));
+	bo_arr_close(o);
+	bo_close(o);
 }
 
 static void report_run(struct bench_run *run, struct bench_out *o,
@@ -568,12 +598,14 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 	bo_open(o, "host");
 	bo_milli(o, "probe_before_x_best", run->host_before);
 	bo_milli(o, "probe_after_x_best", run->host_after);
-	bo_milli(o, "slow_above_x_best", 1000 + BENCH_HOST_SLACK_PERMILLE);
+	bo_u64(o, "slow_above_stolen_permille", BENCH_SLOW_STOLEN_PERMILLE);
 	bo_u64(o, "slow", bench_host_slow(run));
 	bo_u64(o, "redone", run->redone);
 	bo_u64(o, "redo", s->redo);
 	bo_u64(o, "counters", s->counters);
 	bo_u64(o, "redo_budget_out", run->redo_budget_out);
+	report_probe(o, "probe_before", &run->probe_before);
+	report_probe(o, "probe_after", &run->probe_after);
 	bo_close(o);
 	if (s->scenario != BS_FLOOR)
 		bench_scenario_report(run, o, text, tlen);
@@ -588,20 +620,29 @@ static void report_run(struct bench_run *run, struct bench_out *o,
 
 /*
  * Before a redo: wait, up to BENCH_REDO_WAIT_MS, for a host probe that
- * reads no slower than the slow-host threshold. Interruptible by a signal
+ * is not slow (bench_probe_slow()). Interruptible by a signal
  * (-EINTR) and by stop.
  */
 static int bench_redo_wait(void)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(BENCH_REDO_WAIT_MS);
+	struct bench_probe *pr;
+	int ret = 0;
 
+	pr = kmalloc(sizeof(*pr), GFP_KERNEL);
+	if (!pr)
+		return -ENOMEM;
 	while (time_before(jiffies, end) && !bench_should_stop()) {
-		if (msleep_interruptible(50))
-			return -EINTR;
-		if (bench_host_probe() <= 1000 + BENCH_HOST_SLACK_PERMILLE)
+		if (msleep_interruptible(50)) {
+			ret = -EINTR;
+			break;
+		}
+		bench_host_probe(pr);
+		if (!bench_probe_slow(pr))
 			break;
 	}
-	return 0;
+	kfree(pr);
+	return ret;
 }
 
 /*
@@ -644,10 +685,10 @@ static int bench_rep_run(const struct bench_spec *s, struct bench_run *run,
 			   redone ? " (redo, slow host)" : "");
 
 		bench_floor_measure(&run->floor);
-		run->host_before = bench_host_probe();
+		run->host_before = bench_host_probe(&run->probe_before);
 		if (s->scenario != BS_FLOOR)
 			ret = bench_scenario_run(run);
-		run->host_after = bench_host_probe();
+		run->host_after = bench_host_probe(&run->probe_after);
 		/* the first run is not a redo: only what follows it is */
 		if (redone)
 			bench_redo_spent_ns += ktime_get_ns() - t0;

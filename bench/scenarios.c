@@ -275,51 +275,110 @@ void bench_floor_measure(struct bench_floor *f)
 }
 
 /*
- * The host probe: how fast is each vCPU now, against its best since the
- * module was loaded? Under QEMU a vCPU is a host thread, and when the host
- * runs something else a whole run slows down; the floors before the run
- * catch part of that, the probe after it the rest (bench/README.md, "Slow
- * host"). On each online CPU, in IPI context: the lock floor's loop,
- * HOST_PROBE_PASSES short passes, the median.
+ * The host probe: how fast is each vCPU now, and did it run all along?
+ * Under QEMU a vCPU is a host thread, and when the host runs something
+ * else a whole run slows down: its instructions run slower (a busy
+ * sibling, a lower clock), or the host does not run the vCPU for a while
+ * (a thread beside it on its core). bench/README.md, "Slow host". On every
+ * online CPU at once, in IPI context:
+ * - speed: the lock floor's loop, HOST_PROBE_PASSES short passes, the
+ *   median, milli-ns per iteration, on a lock of the CPU's own;
+ * - steal: HOST_GAP_US of back-to-back clock reads; a step between two
+ *   reads longer than HOST_GAP_NS is time the vCPU did not run, and their
+ *   sum is the time stolen from it in the window.
  */
 #define HOST_PROBE_ITERS	1024
 #define HOST_PROBE_PASSES	5
 
-/* Each CPU's lowest probe since load, milli-ns; 0: none yet. bench_mutex. */
+/* Each CPU's lowest speed probe since load, milli-ns; 0: none yet. bench_mutex. */
 static DEFINE_PER_CPU(u64, bench_host_best);
+
+static u64 host_speed_pass(raw_spinlock_t *lock)
+{
+	struct list_head head, node;
+	unsigned int i;
+	u64 t0;
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < HOST_PROBE_ITERS; i++) {
+		raw_spin_lock(lock);
+		INIT_LIST_HEAD(&head);
+		list_add(&node, &head);
+		raw_spin_unlock(lock);
+	}
+	return (ktime_get_ns() - t0) * 1000 / HOST_PROBE_ITERS;
+}
 
 static void host_probe_cpu(void *arg)
 {
-	u64 v[HOST_PROBE_PASSES];
+	struct bench_probe_cpu *out = &((struct bench_probe_cpu *)arg)[smp_processor_id()];
+	u64 v[HOST_PROBE_PASSES], t0, prev, now, d, stolen = 0, maxg = 0;
+	raw_spinlock_t lock;
 	unsigned int p;
 
+	raw_spin_lock_init(&lock);
 	for (p = 0; p < HOST_PROBE_PASSES; p++)
-		v[p] = floor_lock_pass(HOST_PROBE_ITERS);
-	*(u64 *)arg = max_t(u64, median_u64(v, HOST_PROBE_PASSES), 1);
+		v[p] = host_speed_pass(&lock);
+	out->pass_mns = max_t(u64, median_u64(v, HOST_PROBE_PASSES), 1);
+	t0 = ktime_get_ns();
+	prev = t0;
+	do {
+		now = ktime_get_ns();
+		d = now - prev;
+		if (d > HOST_GAP_NS)
+			stolen += d;
+		maxg = max(maxg, d);
+		prev = now;
+	} while (now - t0 < HOST_GAP_US * NSEC_PER_USEC);
+	out->window_ns = now - t0;
+	out->stolen_ns = stolen;
+	out->max_gap_ns = maxg;
+	out->done = true;
 }
 
 /**
- * bench_host_probe() - probe every online CPU against its best so far
+ * bench_host_probe() - probe every online CPU
+ * @pr: the probe's figures, for the JSON
  *
- * Context: process context, bench_mutex held (serializes the best values).
- * Return: the highest ratio over the online CPUs of the probe to that CPU's
- * best, in permille: 1000 when every CPU ran at its best.
+ * Context: process context, bench_mutex held (serializes the best values
+ * and the probe's buffer).
+ * Return: the highest ratio over the online CPUs of the speed probe to
+ * that CPU's best, in permille: 1000 when every CPU ran at its best.
  */
-u64 bench_host_probe(void)
+u64 bench_host_probe(struct bench_probe *pr)
 {
-	u64 worst = 1000, v, *best;
+	static struct bench_probe_cpu *buf;
+	u64 worst = 1000, *best;
+	unsigned int n = 0;
 	int cpu;
 
+	if (!buf)
+		buf = kcalloc(nr_cpu_ids, sizeof(*buf), GFP_KERNEL);
+	if (pr)
+		memset(pr, 0, sizeof(*pr));
+	if (!buf)
+		return worst;
 	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		buf[cpu].done = false;
+	on_each_cpu(host_probe_cpu, buf, 1);
 	for_each_online_cpu(cpu) {
-		if (smp_call_function_single(cpu, host_probe_cpu, &v, 1))
+		struct bench_probe_cpu *c = &buf[cpu];
+
+		if (!c->done)
 			continue;
 		best = per_cpu_ptr(&bench_host_best, cpu);
-		if (!*best || v < *best)
-			*best = v;
-		worst = max(worst, div64_u64(v * 1000, *best));
+		if (!*best || c->pass_mns < *best)
+			*best = c->pass_mns;
+		worst = max(worst, div64_u64(c->pass_mns * 1000, *best));
+		if (pr && n < BENCH_PROBE_CPUS) {
+			pr->cpu[n] = *c;
+			pr->cpu_id[n++] = cpu;
+		}
 	}
 	cpus_read_unlock();
+	if (pr)
+		pr->ncpu = n;
 	return worst;
 }
 
