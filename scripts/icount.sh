@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # icount.sh [--kernels LIST] [--reps N] [--possible P] [--preset P]
-#           [--pages] [--out DIR]: guest
+#           [--pages] [--phases FILE [--jsonl FILE --label L]] [--no-build]
+#           [--out DIR]: guest
 # instructions per workqueue operation, fwq's designs against the kernel's
 # own workqueue, counted by a QEMU TCG plugin: a cost figure without timing
 # noise (make icount; docs/testing.md, "Instruction counts").
@@ -23,6 +24,13 @@
 # bench's topology). --pages also counts the distinct guest pages each
 # loop touched (the plugin's pages=on: a callback per memory access, so
 # the guest runs slower).
+# --phases FILE runs FILE's phases instead of the registry's, each line
+# "OP TYPE TARGET VARIANT SCOPE N" (scripts/plans/icount.plan, tests/icount/:
+# OP flush, queue, kick, qflush or s5; VARIANT - for kwq; SCOPE default for
+# the workqueue's own), --reps times; make bench (bench/bench.sh) makes
+# them. --jsonl appends each operation's counts to FILE as JSON, labelled
+# L (tools/icount/icount_report.py). --no-build: the modules are built for
+# the kernel already (bench.sh built them).
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +42,10 @@ possible=
 preset=small
 pages=
 out=
+phases=
+jsonl=
+label=
+build=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=${2:-}; shift 2 || exit 2 ;;
@@ -41,8 +53,13 @@ while [ $# -gt 0 ]; do
 	--possible) possible=${2:-}; shift 2 || exit 2 ;;
 	--preset) preset=${2:-}; shift 2 || exit 2 ;;
 	--pages) pages=,pages=on; shift ;;
+	--phases) phases=${2:-}; shift 2 || exit 2 ;;
+	--jsonl) jsonl=${2:-}; shift 2 || exit 2 ;;
+	--label) label=${2:-}; shift 2 || exit 2 ;;
+	--no-build) build=0; shift ;;
 	--out) out=${2:-}; shift 2 || exit 2 ;;
-	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR >= 4 && !/^#/ { exit } NR >= 4' "$0" |
+		sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_die 2 "unknown argument $1" ;;
 	esac
 done
@@ -54,6 +71,8 @@ for k in $kernels; do
 	fwq_kernel_names --all | grep -qx -- "$k" ||
 		fwq_die 2 "--kernels: unknown kernel '$k'"
 done
+[ -z "$phases" ] || [ -r "$phases" ] || fwq_die 2 "--phases: cannot read $phases"
+[ -z "$jsonl" ] || [ -n "$label" ] || fwq_die 2 "--jsonl needs --label"
 [ -n "$out" ] || out=$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-icount
 mkdir -p "$out" || fwq_die 2 "cannot create $out"
 out=$(cd "$out" && pwd)
@@ -127,15 +146,29 @@ for k in $kernels; do
 	mkdir -p "$kout"
 	KERNEL=$k "$FWQ_TOP/scripts/deps.sh" >&2 ||
 		fwq_die 2 "dependency installation failed (kernel $k)"
-	(unset KDIR KREL; make -C "$FWQ_TOP" KERNEL="$k" modules) > "$kout/build.log" 2>&1 ||
-		{ tail -n 20 "$kout/build.log" >&2; fwq_die 2 "build failed (kernel $k)"; }
+	if [ $build = 1 ]; then
+		(unset KDIR KREL; make -C "$FWQ_TOP" KERNEL="$k" modules) > "$kout/build.log" 2>&1 ||
+			{ tail -n 20 "$kout/build.log" >&2; fwq_die 2 "build failed (kernel $k)"; }
+	fi
+	plan=$FWQ_TOP/scripts/plans/icount.plan
+	if [ -n "$phases" ]; then
+		# the phases first, then the plan that runs them
+		plan=$kout/icount.plan
+		{
+			echo "cat > /tmp/icount.phases <<'FWQ_ICOUNT_EOF'"
+			cat "$phases"
+			echo "FWQ_ICOUNT_EOF"
+			cat "$FWQ_TOP/scripts/plans/icount.plan"
+		} > "$plan"
+	fi
 	KERNEL=$k FWQ_QEMU_ARGS="-plugin $out/fwq-icount.so,out=$kout/icount.txt$pages" \
 		"$FWQ_TOP/scripts/vm-run.sh" --preset "$preset" \
-		--plan "$FWQ_TOP/scripts/plans/icount.plan" --timeout 1200 \
+		--plan "$plan" --timeout 1200 \
 		--out "$kout/vm" --append "fwqt.icount_reps=$reps fwqt.icount_flush=$ic_flush fwqt.icount_queue=$ic_queue${possible:+ possible_cpus=$possible}" >&2 ||
 		{ fwq_log "kernel $k: the guest run failed ($kout/vm)"; rc=1; continue; }
 	own=$(fwq_kernel_load "$k" && echo "$FWQ_K_DESIGN")
 	python3 "$FWQ_TOP/tools/icount/icount_report.py" ${own:+--equal "$own"} \
+		${jsonl:+--jsonl "$jsonl" --label "$label"} \
 		"$kout/icount.txt" "$kout/vm/results.txt" > "$kout/report.md" ||
 		{ fwq_log "kernel $k: no report"; rc=1; continue; }
 	echo "## kernel $k"

@@ -15,11 +15,29 @@
  *              none runs before the end marker and every kick after the
  *              first finds its worker woken already (the same work in
  *              each boot); they run, and are flushed, after it
+ *   op=kick    queue one item on cpu= whose worker is asleep, so that the
+ *              queue call wakes it (the bench's S1): only the queue call
+ *              counts, with preemption off; the item's run and a short
+ *              sleep, after which the worker sleeps again, do not (the
+ *              plugin's pause and resume markers)
+ *   op=qflush  queue one item on cpu= and flush the workqueue (the bench's
+ *              S4b and S6): the whole operation counts, the item's run
+ *              and the flusher's wakeup included; a short sleep between
+ *              two does not
+ *   op=s5      op=qflush on S5's workqueue (the bench's XFS CIL one):
+ *              unbound, FWQ_MEM_RECLAIM (kwq: WQ_MEM_RECLAIM |
+ *              WQ_FREEZABLE), max_active 4
+ * scope= (fwq, unbound): the affinity scope, as the bench's scope= key;
+ * "default" leaves the workqueue's own.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/workqueue.h>
 #include <fwq/fwq.h>
 
@@ -31,7 +49,7 @@ module_param(variant, charp, 0444);
 MODULE_PARM_DESC(variant, "the fwq variant (fwq_variant_parse())");
 static char *op = "flush";
 module_param(op, charp, 0444);
-MODULE_PARM_DESC(op, "flush or queue");
+MODULE_PARM_DESC(op, "flush, queue, kick, qflush or s5");
 static char *type = "percpu";
 module_param(type, charp, 0444);
 MODULE_PARM_DESC(type, "percpu or unbound");
@@ -47,6 +65,9 @@ MODULE_PARM_DESC(n, "operations between the markers (1..100000; op=queue: up to 
 static unsigned int cpu;
 module_param(cpu, uint, 0444);
 MODULE_PARM_DESC(cpu, "the CPU the loop runs on");
+static char *scope = "default";
+module_param(scope, charp, 0444);
+MODULE_PARM_DESC(scope, "fwq unbound: the affinity scope (fwq_affn_scope_parse())");
 
 struct icount_item {
 	struct work_struct kw;
@@ -59,27 +80,155 @@ static __always_inline void icount_mark(void)
 	asm volatile(".byte 0x66, 0x87, 0xdb" ::: "memory");
 }
 
-static void icount_kfn(struct work_struct *w) {}
-static void icount_ffn(struct fwq_work *w) {}
+/* the plugin's pause (xchg %cx,%cx) and resume (xchg %dx,%dx) markers */
+static __always_inline void icount_pause(void)
+{
+	asm volatile(".byte 0x66, 0x87, 0xc9" ::: "memory");
+}
+
+static __always_inline void icount_resume(void)
+{
+	asm volatile(".byte 0x66, 0x87, 0xd2" ::: "memory");
+}
+
+/* op=kick: the item's run, which the loop waits for */
+static DECLARE_COMPLETION(icount_done);
+
+static void icount_kfn(struct work_struct *w)
+{
+	complete(&icount_done);
+}
+
+static void icount_ffn(struct fwq_work *w)
+{
+	complete(&icount_done);
+}
+
+enum icount_op { OP_FLUSH, OP_QUEUE, OP_KICK, OP_QFLUSH, OP_S5, OP_NR };
+
+static const char * const icount_ops[OP_NR] = {
+	[OP_FLUSH] = "flush", [OP_QUEUE] = "queue", [OP_KICK] = "kick",
+	[OP_QFLUSH] = "qflush", [OP_S5] = "s5",
+};
+
+/* fwq, unbound: scope= applied to @fw; 0 for "default" */
+static int icount_scope(struct fwq_workqueue *fw, struct fwq_variant *v,
+			int sc)
+{
+	struct fwq_workqueue_attrs *attrs;
+	int ret;
+
+	attrs = fwq_alloc_workqueue_attrs();
+	if (!attrs)
+		return -ENOMEM;
+	attrs->affn_scope = sc;
+	attrs->variant = *v;
+	ret = fwq_apply_workqueue_attrs(fw, attrs);
+	fwq_free_workqueue_attrs(attrs);
+	return ret;
+}
+
+static void icount_queue(struct workqueue_struct *kw, struct fwq_workqueue *fw,
+			 struct icount_item *it)
+{
+	if (kw)
+		queue_work_on(cpu, kw, &it->kw);
+	else
+		fwq_queue_work_on(cpu, fw, &it->fw);
+}
+
+static void icount_flush(struct workqueue_struct *kw, struct fwq_workqueue *fw)
+{
+	if (kw)
+		flush_workqueue(kw);
+	else
+		fwq_flush_workqueue(fw);
+}
+
+/*
+ * A short sleep, paused: the worker that ran the last item goes to sleep
+ * before the next operation, which then finds it as the first one did.
+ */
+static void icount_settle(void)
+{
+	icount_pause();
+	usleep_range(200, 300);
+}
+
+static void icount_loop(enum icount_op o, struct workqueue_struct *kw,
+			struct fwq_workqueue *fw, struct icount_item *items)
+{
+	unsigned int i;
+
+	if (o == OP_QUEUE)
+		preempt_disable();
+	icount_mark();
+	for (i = 0; i < n; i++) {
+		switch (o) {
+		case OP_FLUSH:
+			icount_flush(kw, fw);
+			break;
+		case OP_QUEUE:
+			icount_queue(kw, fw, &items[i]);
+			break;
+		case OP_KICK:
+			icount_settle();
+			reinit_completion(&icount_done);
+			preempt_disable();
+			icount_resume();
+			icount_queue(kw, fw, &items[0]);
+			icount_pause();
+			preempt_enable();
+			wait_for_completion(&icount_done);
+			icount_resume();
+			break;
+		case OP_QFLUSH:
+		case OP_S5:
+			icount_settle();
+			icount_resume();
+			icount_queue(kw, fw, &items[0]);
+			icount_flush(kw, fw);
+			break;
+		default:
+			break;
+		}
+	}
+	icount_mark();
+	if (o == OP_QUEUE)
+		preempt_enable();
+}
 
 static int __init fwq_icount_init(void)
 {
 	bool kwq = !strcmp(target, "kwq"), unbound = !strcmp(type, "unbound");
-	bool queue = !strcmp(op, "queue");
+	int o = match_string(icount_ops, OP_NR, op), sc = 0;
 	struct workqueue_struct *kw = NULL;
 	struct fwq_workqueue *fw = NULL;
+	unsigned int i, c, max_active = ICOUNT_MAX_ACTIVE;
+	unsigned int kflags = 0, fflags = 0;
 	struct icount_item *items;
-	unsigned int i, c;
 	struct fwq_variant v;
 	int ret;
 
+	if (strcmp(scope, "default")) {
+		sc = fwq_affn_scope_parse(scope);
+		if (sc < 0 || kwq)
+			o = -EINVAL;
+	}
+	if (o == OP_S5) {
+		/* the bench's S5 workqueue (bench/target.c) */
+		unbound = true;
+		max_active = 4;
+		kflags = WQ_MEM_RECLAIM | WQ_FREEZABLE;
+		fflags = FWQ_MEM_RECLAIM;
+	}
 	if ((!kwq && strcmp(target, "fwq")) ||
-	    (!unbound && strcmp(type, "percpu")) ||
-	    (!queue && strcmp(op, "flush")) || !n || n > 100000 ||
-	    (queue && n > ICOUNT_MAX_ACTIVE) ||
+	    (!unbound && strcmp(type, "percpu")) || o < 0 ||
+	    (sc && !unbound) || !n || n > 100000 ||
+	    (o == OP_QUEUE && n > ICOUNT_MAX_ACTIVE) ||
 	    cpu >= nr_cpu_ids || !cpu_online(cpu)) {
-		pr_err("bad parameters: target=%s type=%s op=%s n=%u cpu=%u\n",
-		       target, type, op, n, cpu);
+		pr_err("bad parameters: target=%s type=%s op=%s scope=%s n=%u cpu=%u\n",
+		       target, type, op, scope, n, cpu);
 		return -EINVAL;
 	}
 	fwq_default_variant(&v);
@@ -91,16 +240,20 @@ static int __init fwq_icount_init(void)
 	if (!items)
 		return -ENOMEM;
 	if (kwq)
-		kw = alloc_workqueue("fwq_icount", unbound ? WQ_UNBOUND :
-				     FWQ_WQ_PERCPU, ICOUNT_MAX_ACTIVE);
+		kw = alloc_workqueue("fwq_icount", kflags | (unbound ? WQ_UNBOUND :
+				     FWQ_WQ_PERCPU), max_active);
 	else
-		fw = fwq_alloc_workqueue_variant(&v, "fwq_icount",
-						 unbound ? FWQ_UNBOUND :
-						 FWQ_PERCPU,
-						 ICOUNT_MAX_ACTIVE);
+		fw = fwq_alloc_workqueue_variant(&v, "fwq_icount", fflags |
+						 (unbound ? FWQ_UNBOUND :
+						  FWQ_PERCPU), max_active);
 	ret = -ENOMEM;
 	if (!kw && !fw)
 		goto out_free;
+	if (sc) {
+		ret = icount_scope(fw, &v, sc);
+		if (ret)
+			goto out_destroy;
+	}
 	for (i = 0; i < n; i++) {
 		INIT_WORK(&items[i].kw, icount_kfn);
 		FWQ_INIT_WORK(&items[i].fw, icount_ffn);
@@ -111,42 +264,19 @@ static int __init fwq_icount_init(void)
 			queue_work_on(c, kw, &items[0].kw);
 		else
 			fwq_queue_work_on(c, fw, &items[0].fw);
-		if (kw)
-			flush_workqueue(kw);
-		else
-			fwq_flush_workqueue(fw);
+		icount_flush(kw, fw);
 	}
 	ret = set_cpus_allowed_ptr(current, cpumask_of(cpu));
 	if (ret)
 		goto out_destroy;
-	if (kw)
-		flush_workqueue(kw);
-	else
-		fwq_flush_workqueue(fw);
+	icount_flush(kw, fw);
 
-	if (queue)
-		preempt_disable();
-	icount_mark();
-	for (i = 0; i < n; i++) {
-		if (queue && kw)
-			queue_work_on(cpu, kw, &items[i].kw);
-		else if (queue)
-			fwq_queue_work_on(cpu, fw, &items[i].fw);
-		else if (kw)
-			flush_workqueue(kw);
-		else
-			fwq_flush_workqueue(fw);
-	}
-	icount_mark();
-	if (queue)
-		preempt_enable();
-	if (kw)
-		flush_workqueue(kw);
-	else
-		fwq_flush_workqueue(fw);
+	icount_loop(o, kw, fw, items);
+	icount_flush(kw, fw);
 
-	pr_info("phase target=%s variant=%s op=%s type=%s n=%u cpu=%u\n",
-		kwq ? "kwq" : "fwq", kwq ? "-" : variant, op, type, n, cpu);
+	pr_info("phase target=%s variant=%s op=%s type=%s scope=%s n=%u cpu=%u\n",
+		kwq ? "kwq" : "fwq", kwq ? "-" : variant, op,
+		unbound ? "unbound" : "percpu", scope, n, cpu);
 	ret = 0;
 out_destroy:
 	if (kw)

@@ -29,6 +29,13 @@
  * a lookup in TCG's software TLB). The phase line gives them as
  * NAME=COUNT.
  *
+ * Two more markers pause and resume the count of their vCPU between a
+ * pair, so that a loop counts only part of each operation (the queue call
+ * of a kick, not the wait for the item to run): "xchg %cx,%cx" (66 87 c9)
+ * pauses, "xchg %dx,%dx" (66 87 d2) resumes. What the vCPU executes while
+ * paused is taken off every count of the pair around it (not off the
+ * pages of pages=on).
+ *
  * With pages=on, also the distinct guest pages (virtual, 4 KiB) that the
  * vCPU touched between the two markers: "loop_dpages", the pages its
  * loads and stores touched, and "loop_cpages", the pages its blocks began
@@ -79,6 +86,17 @@ struct pageset {
 	bool full;			/* stopped adding at 3/4 */
 };
 
+/*
+ * A vCPU's pauses: @excl, what it executed while paused so far (slots,
+ * then events), subtracted from every marker's copy; @pz, its counters at
+ * the pause in progress. Touched by that vCPU's thread only.
+ */
+struct icount_pause {
+	uint64_t *excl;			/* [2 * SLOTS + EV_NR] */
+	uint64_t *pz;			/* [2 * SLOTS + EV_NR] */
+	bool paused;
+};
+
 struct icount_mark {
 	unsigned int vcpu;
 	uint64_t *snap;			/* the vCPU's slots at the marker */
@@ -100,6 +118,7 @@ static const char *out_path = "icount.txt";
 static bool pages_on;
 static unsigned int max_vcpus;
 static struct pageset *dset, *cset;	/* [max_vcpus] each */
+static struct icount_pause *pauses;	/* [max_vcpus] */
 
 static void pageset_add(struct pageset *ps, uint64_t page)
 {
@@ -173,15 +192,79 @@ out:
 	return s - 1;
 }
 
+/* the slots a snapshot copies: the used ones, and their memory counts */
+static void copy_slots(uint64_t *to, const uint64_t *from, uint32_t n)
+{
+	memcpy(to, from, sizeof(uint64_t) * n);
+	memcpy(to + ICOUNT_SLOTS, from + ICOUNT_SLOTS, sizeof(uint64_t) * n);
+}
+
+/* udata: 0 pause, 1 resume */
+static void on_pause(unsigned int vcpu, void *udata)
+{
+	const uint64_t *cur = qemu_plugin_scoreboard_find(board, vcpu);
+	const uint64_t *ev = qemu_plugin_scoreboard_find(evboard, vcpu);
+	uint64_t *x, *z;
+	struct icount_pause *p;
+	uint32_t n, s;
+
+	if (vcpu >= max_vcpus)
+		return;
+	p = &pauses[vcpu];
+	if (!p->excl) {
+		p->excl = calloc(2 * ICOUNT_SLOTS + EV_NR, sizeof(uint64_t));
+		p->pz = calloc(2 * ICOUNT_SLOTS + EV_NR, sizeof(uint64_t));
+		if (!p->excl || !p->pz) {
+			fprintf(stderr, "fwq-icount: out of memory for a pause\n");
+			exit(1);
+		}
+	}
+	pthread_mutex_lock(&lock);
+	n = nr_slots;
+	pthread_mutex_unlock(&lock);
+	x = p->excl;
+	z = p->pz;
+	if (!udata) {
+		if (p->paused)
+			return;
+		copy_slots(z, cur, n);
+		memcpy(z + 2 * ICOUNT_SLOTS, ev, sizeof(uint64_t) * EV_NR);
+		p->paused = true;
+		return;
+	}
+	if (!p->paused)
+		return;
+	/* a slot added while paused counted from 0 */
+	for (s = 0; s < n; s++) {
+		x[s] += cur[s] - z[s];
+		x[ICOUNT_SLOTS + s] += cur[ICOUNT_SLOTS + s] - z[ICOUNT_SLOTS + s];
+		z[s] = z[ICOUNT_SLOTS + s] = 0;
+	}
+	for (s = 0; s < EV_NR; s++)
+		x[2 * ICOUNT_SLOTS + s] += ev[s] - z[2 * ICOUNT_SLOTS + s];
+	p->paused = false;
+}
+
 static void on_mark(unsigned int vcpu, void *udata)
 {
 	uint64_t *snap = malloc(sizeof(uint64_t) * 2 * ICOUNT_SLOTS);
+	struct icount_pause *p = vcpu < max_vcpus ? &pauses[vcpu] : NULL;
+	uint64_t ev[EV_NR];
+	uint32_t s;
 
 	(void)udata;
 	if (!snap)
 		return;
 	memcpy(snap, qemu_plugin_scoreboard_find(board, vcpu),
 	       sizeof(uint64_t) * 2 * ICOUNT_SLOTS);
+	memcpy(ev, qemu_plugin_scoreboard_find(evboard, vcpu), sizeof(ev));
+	/* the counts less what the vCPU executed while paused */
+	if (p && p->excl) {
+		for (s = 0; s < 2 * ICOUNT_SLOTS; s++)
+			snap[s] -= p->excl[s];
+		for (s = 0; s < EV_NR; s++)
+			ev[s] -= p->excl[2 * ICOUNT_SLOTS + s];
+	}
 	pthread_mutex_lock(&lock);
 	if (nr_marks < ICOUNT_MARKS) {
 		marks[nr_marks].vcpu = vcpu;
@@ -191,9 +274,7 @@ static void on_mark(unsigned int vcpu, void *udata)
 			marks[nr_marks].pages_full = dset[vcpu].full ||
 						     cset[vcpu].full;
 		}
-		memcpy(marks[nr_marks].ev,
-		       qemu_plugin_scoreboard_find(evboard, vcpu),
-		       sizeof(marks[nr_marks].ev));
+		memcpy(marks[nr_marks].ev, ev, sizeof(ev));
 		marks[nr_marks++].snap = snap;
 		snap = NULL;
 	}
@@ -300,6 +381,8 @@ static enum icount_ev classify(const uint8_t *b, size_t len, uint64_t pc,
 static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	static const uint8_t magic[3] = { 0x66, 0x87, 0xdb };
+	static const uint8_t pause[3] = { 0x66, 0x87, 0xc9 };
+	static const uint8_t resume[3] = { 0x66, 0x87, 0xd2 };
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	uint64_t tb_pc = qemu_plugin_tb_vaddr(tb);
 	uint32_t sl = slot_of(tb_pc);
@@ -323,6 +406,13 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (len == 3 && !memcmp(buf, magic, 3)) {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark,
 				QEMU_PLUGIN_CB_NO_REGS, NULL);
+			continue;
+		}
+		if (len == 3 && (!memcmp(buf, pause, 3) ||
+				 !memcmp(buf, resume, 3))) {
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_pause,
+				QEMU_PLUGIN_CB_NO_REGS,
+				(void *)(uintptr_t)(buf[2] == 0xd2));
 			continue;
 		}
 		qemu_plugin_register_vcpu_mem_inline_per_vcpu(insn,
@@ -447,7 +537,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	max_vcpus = info->system_emulation ? info->system.max_vcpus : 1;
 	dset = calloc(max_vcpus, sizeof(*dset));
 	cset = calloc(max_vcpus, sizeof(*cset));
-	if (!dset || !cset)
+	pauses = calloc(max_vcpus, sizeof(*pauses));
+	if (!dset || !cset || !pauses)
 		return -1;
 	board = qemu_plugin_scoreboard_new(sizeof(uint64_t) * 2 * ICOUNT_SLOTS);
 	evboard = qemu_plugin_scoreboard_new(sizeof(uint64_t) * EV_NR);

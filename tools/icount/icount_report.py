@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""icount_report.py [--equal VARIANT] [--top N] ICOUNT.TXT RESULTS.TXT: the
-report of make
-icount (scripts/icount.sh). Pairs the plugin's phases (tools/icount/
+"""icount_report.py [--equal VARIANT] [--top N] [--jsonl FILE --label L]
+ICOUNT.TXT RESULTS.TXT: the report of make icount (scripts/icount.sh). Pairs the plugin's phases (tools/icount/
 fwq-icount.c) with the guest's "icount phase ..." lines in order, turns
 the blocks' addresses into functions with the guest's own kallsyms (in
 RESULTS.TXT), and prints guest instructions per operation: one table per
 operation and workqueue type (median over the repetitions, the ratio to
 the kernel's own workqueue), then for the fwq variant that copies the
 booted kernel's design (--equal, from FWQ_K_DESIGN in scripts/kernels/)
-the functions where it and kwq spend their instructions."""
+the functions where it and kwq spend their instructions. A phase run with
+an affinity scope other than the default is its type and scope
+("unbound scope=cache"). --jsonl appends one JSON object per operation,
+type and target to FILE, labelled L, for make bench (bench/bench.sh,
+bench/bench_report.py): the medians of instructions and memory accesses
+per operation with their min and max, the events, and for a flush the
+instructions of the flush function itself ("entry": __flush_workqueue(),
+fwq_flush_workqueue(), without the walk and what they call)."""
+import json
 import base64
 import bisect
 import gzip
@@ -88,6 +95,36 @@ def median_rows(names, table, optyp, keys, fmt):
     print()
 
 
+# the flush function proper, whose own instructions are a flush's entry
+ENTRY = ("__flush_workqueue", "fwq_flush_workqueue [fwq]")
+
+
+def write_jsonl(path, label, runs, evs, funcs, mfuncs):
+    """One JSON object per (op, type, target) to path (appended)."""
+    def mm(v):
+        return {"median": round(statistics.median(v), 1), "min": round(min(v), 1),
+                "max": round(max(v), 1)}
+
+    with open(path, "a") as f:
+        for key, r in runs.items():
+            op, typ, name = key
+            t, _, sc = typ.partition(" scope=")
+            obj = {"schema": "fwq_icount/1", "label": label, "op": op, "type": t,
+                   "scope": sc or "default", "target": "kwq" if name == "kwq" else "fwq",
+                   "variant": "kernel" if name == "kwq" else name, "reps": len(r),
+                   "insns": mm(r)}
+            if "mem" in evs[key]:
+                obj["mem"] = mm(evs[key]["mem"])
+            obj["events"] = {e: round(statistics.median(v), 2) for e, v in evs[key].items()}
+            if op == "flush":
+                for fn in ENTRY:
+                    if fn in funcs[key]:
+                        obj["entry_insns"] = round(statistics.median(funcs[key][fn]), 1)
+                        if fn in mfuncs[key]:
+                            obj["entry_mem"] = round(statistics.median(mfuncs[key][fn]), 1)
+            f.write(json.dumps(obj, sort_keys=False) + "\n")
+
+
 def main(argv):
     top = 12
     equal = []
@@ -99,6 +136,15 @@ def main(argv):
         i = argv.index("--equal")
         equal = [argv[i + 1]]
         del argv[i:i + 2]
+    jsonl = label = None
+    for opt in ("--jsonl", "--label"):
+        if opt in argv:
+            i = argv.index(opt)
+            if opt == "--jsonl":
+                jsonl = argv[i + 1]
+            else:
+                label = argv[i + 1]
+            del argv[i:i + 2]
     if len(argv) != 3:
         print(__doc__.split("\n")[0], file=sys.stderr)
         return 2
@@ -118,7 +164,8 @@ def main(argv):
     have_mem = False
     for ph, lab in zip(phases, labels):
         n = int(lab["n"])
-        key = (lab["op"], lab["type"],
+        sc = lab.get("scope", "default")
+        key = (lab["op"], lab["type"] + (f" scope={sc}" if sc != "default" else ""),
                "kwq" if lab["target"] == "kwq" else lab["variant"])
         runs[key].append(ph["insns"] / n)
         for e, c in ph["ev"].items():
@@ -148,6 +195,8 @@ def main(argv):
     groups = OrderedDict()
     for key in runs:
         groups.setdefault(key[:2], []).append(key[2])
+    if jsonl:
+        write_jsonl(jsonl, label, runs, evs, funcs, mfuncs)
     print("# Guest instructions per operation (make icount)\n")
     print("Counted by the QEMU plugin on the vCPU that runs the loop, between two "
           "markers; median over the repetitions [min-max]. Interrupts that hit "
