@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [--local] [--quick] [--reps N] [--scale N] [--boots LIST]
-#          [--kernels LIST] [--repeat N] [--preset P] [--redo N] [--out DIR]
+# bench.sh [--local] [--quick] [--reps N] [--primary-reps N] [--scale N]
+#          [--boots LIST] [--kernels LIST] [--repeat N] [--preset P]
+#          [--redo N] [--counts LIST] [--count-reps N] [--out DIR]
 #
 # The fwq benchmark suite: every seed claim side by side, fwq's
 # variants against the running kernel's own workqueue (kwq), in one command.
@@ -32,7 +33,10 @@
 # S4a: 64 flushes after it; bench/README.md).
 # The fidelity rows set them against kwq. S4b, S4c, S5 and S6 run counted.
 # Variants run interleaved (A B C A B C ...) within one boot, --reps times
-# (default 7). Results go to results/bench-<timestamp>/: results.jsonl
+# (default 7); the runs behind the report's primary verdict cells (S1 in the
+# system scope, and every run of the default kernel's largest flush boot)
+# --primary-reps times (default 9; bench/README.md, "The family-wise
+# error"). Results go to results/bench-<timestamp>/: results.jsonl
 # (one JSON object per run), summary.md, table.txt and PNG plots
 # (bench/bench_report.py). That mode is the harness's: it needs the source
 # tree's scripts/ (scripts/lib.sh, vm-run.sh, deps.sh).
@@ -61,12 +65,13 @@ set -u
 . "$(dirname "$0")/runner-lib.sh"
 
 usage() {
-	sed -n '4p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,6p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
 local_mode=0
 reps=7
+primary_reps=9
 scale=
 boots="enq p8 p64 p192"
 kernels="6.1 6.12 7.3"
@@ -75,11 +80,15 @@ quick=0
 repeat=1
 preset=timing
 redo=3
+counts="p8 p192"
+count_reps=3
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--local) local_mode=1; shift ;;
-	--quick) quick=1; reps=1; shift ;;
+	--quick) quick=1; reps=1; primary_reps=1; count_reps=1; shift ;;
 	--reps) reps=${2:-}; shift 2 || usage ;;
+	--primary-reps) primary_reps=${2:-}; shift 2 || usage ;;
+	--count-reps) count_reps=${2:-}; shift 2 || usage ;;
 	--scale) scale=${2:-}; shift 2 || usage ;;
 	--boots) boots=${2:-}; shift 2 || usage ;;
 	--kernels) kernels=${2:-}; shift 2 || usage ;;
@@ -87,6 +96,7 @@ while [ $# -gt 0 ]; do
 	--repeat) repeat=${2:-}; shift 2 || usage ;;
 	--preset) preset=${2:-}; shift 2 || usage ;;
 	--redo) redo=${2:-}; shift 2 || usage ;;
+	--counts) counts=${2:-}; shift 2 || usage ;;
 	-h|--help) awk 'NR >= 4 && !/^#/ { exit } NR >= 4' "$0" |
 		sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_log "unknown argument $1"; usage ;;
@@ -132,8 +142,13 @@ local_preflight() {
 }
 
 case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
+case "$primary_reps" in ''|*[!0-9]*|0) fwq_die 2 "--primary-reps needs a positive number" ;; esac
+case "$count_reps" in ''|*[!0-9]*|0) fwq_die 2 "--count-reps needs a positive number" ;; esac
 case "$repeat" in ''|*[!0-9]*|0) fwq_die 2 "--repeat needs a positive number" ;; esac
 case "$redo" in ''|*[!0-9]*) fwq_die 2 "--redo needs a number, 0 to 5 (0: off)" ;; esac
+for b in $counts; do
+	case $b in p8|p192) ;; *) fwq_die 2 "--counts: unknown count boot '$b' (p8 p192, or \"\")" ;; esac
+done
 [ "$redo" -le 5 ] || fwq_die 2 "--redo needs a number, 0 to 5 (0: off)"
 # the package's runner (--local) has no presets: they are for QEMU guests
 [ $local_mode = 1 ] || [ -r "$FWQ_TOP/scripts/presets/$preset" ] ||
@@ -225,6 +240,14 @@ n() {
 	echo $((v > 0 ? v : 1))
 }
 
+# big_boot: the largest flush boot of --boots (p192 by default), whose runs
+# the primary cells B1 to C1 read; "local" with --local
+big_boot() {
+	[ $local_mode = 1 ] && { echo local; return; }
+	printf '%s\n' "$boots" | tr ' ' '\n' | sed -n 's/^p\([0-9]*\)$/\1 &/p' |
+		sort -n | tail -n 1 | cut -d' ' -f2
+}
+
 # suite BOOT [KERNEL]: the spec lines of one boot, variants interleaved per
 # rep. A kernel other than the default gets S1 in the cache scope only, S3
 # and S4c only with FWQ_K_BENCH_FULL=y, and its boot's label names it
@@ -256,26 +279,45 @@ suite() {
 	*) [ -z "$design" ] || S5_VARIANTS+="$design " ;;
 	esac
 
-	echo "# fwq_bench suite, boot $label, $reps reps, scale $scale"
-	for _ in $(seq 1 "$reps"); do
+	# the primary cells' runs (bench/README.md, "The family-wise error"):
+	# S1 in the system scope on the default kernel, and every run of its
+	# largest flush boot, primary_reps times; the rest reps times
+	local big=0 prim=0 rep last more
+	[ "$full" = 1 ] && [ "$label" = "$boot" ] && prim=1
+	[ "$boot" = "$(big_boot)" ] && big=1
+	last=$reps
+	[ $prim = 1 ] && [ "$primary_reps" -gt "$last" ] && last=$primary_reps
+	echo "# fwq_bench suite, boot $label, $reps reps$([ $prim = 1 ] && echo ", primary cells' runs $primary_reps"), scale $scale"
+	for rep in $(seq 1 "$last"); do
+		# past reps: only the primary cells' runs
+		more=1
+		[ "$rep" -le "$reps" ] || more=0
+		[ $more = 1 ] || [ $prim = 1 ] || continue
 		case $boot in
 		enq|local)
 			for scope in $scopes; do
+				[ $more = 1 ] || [ "$scope" = system ] || continue
 				for v in $WAKE_VARIANTS; do
 					echo "scenario=s1 $cpus scope=$scope variant=$v counters=0 items=$(n 20000) label=$boot"
 				done
 			done
-			echo "scenario=s1 $cpus target=kwq items=$(n 20000) label=$boot"
-			for v in $WAKE_VARIANTS; do
-				echo "scenario=s2 $cpus scope=cache variant=$v counters=0 batch=16 items=$(n 20000) label=$boot"
-			done
-			echo "scenario=s2 $cpus target=kwq batch=16 items=$(n 20000) label=$boot"
-			[ "$full" = 1 ] || continue
-			for v in $WAKE_VARIANTS; do
-				echo "scenario=s3 $cpus scope=cache variant=$v items=$(n 10000) label=$boot"
-			done
+			# past reps: S1 in the system scope only
+			if [ $more = 1 ]; then
+				echo "scenario=s1 $cpus target=kwq items=$(n 20000) label=$boot"
+				for v in $WAKE_VARIANTS; do
+					echo "scenario=s2 $cpus scope=cache variant=$v counters=0 batch=16 items=$(n 20000) label=$boot"
+				done
+				echo "scenario=s2 $cpus target=kwq batch=16 items=$(n 20000) label=$boot"
+				if [ "$full" = 1 ]; then
+					for v in $WAKE_VARIANTS; do
+						echo "scenario=s3 $cpus scope=cache variant=$v items=$(n 10000) label=$boot"
+					done
+				fi
+			fi
 			;;
 		esac
+		# the flush boots: past reps, only the largest one's runs
+		[ $more = 1 ] || [ $big = 1 ] || continue
 		case $boot in
 		p*|local)
 			for type in percpu unbound; do
@@ -414,7 +456,10 @@ boot_plan() {
 	# the clocksource before and after the suite: a switch shows
 	echo "bench_cs=/sys/devices/system/clocksource/clocksource0/current_clocksource"
 	echo "bench_cs0=\$(cat \$bench_cs 2>/dev/null)"
+	# the guest's uptime before and after the suite: where a boot's time goes
+	echo "fwq_result \"bench-uptime: start \$(cut -d' ' -f1 /proc/uptime)\""
 	echo "fwq_step bench_suite $2 sh -c '. /tmp/bench-driver.sh && bench_drive < /tmp/bench.specs'"
+	echo "fwq_result \"bench-uptime: end \$(cut -d' ' -f1 /proc/uptime)\""
 	echo "fwq_result \"bench-clocksource: start=\${bench_cs0:-?} end=\$(cat \$bench_cs 2>/dev/null || echo ?)\""
 	echo "fwq_step unload_fwq_bench 60 rmmod fwq_bench"
 	# numbers from an engine that broke its own invariants are void
@@ -490,6 +535,116 @@ run_boot() {
 			mv "$todo.next" "$todo"
 		fi
 	done
+	boot_timing "${name/@/:}" "$start" "$total" "$out/vm-$name/results.clean"
+}
+
+# boot_timing LABEL START RUNS RESULTS: one line of timing.txt, where a
+# boot's time went: its wall time (every attempt), the guest's uptime when
+# the suite started (boot, module loads) and the suite's own time, from
+# the first attempt's bench-uptime lines (RESULTS)
+boot_timing() {
+	local label=$1 start=$2 runs=$3 wall
+	shift 3
+	wall=$(( $(date +%s) - start ))
+	[ -r "$1" ] || set -- /dev/null
+	awk -v l="$label" -v w="$wall" -v n="$runs" '
+		/^bench-uptime: start / && s == "" { s = $3 }
+		/^bench-uptime: end / && e == "" { e = $3 }
+		END {
+			printf "%s runs=%d wall_s=%d", l, n, w
+			if (s != "") printf " suite_start_s=%.1f", s
+			if (s != "" && e != "") printf " suite_s=%.1f", e - s
+			printf "\n"
+		}' "$@" < /dev/null >> "$out/timing.txt"
+}
+
+# The counts (bench/README.md, "Counts"): guest instructions and memory
+# accesses per operation of every path a verdict or fidelity row times,
+# counted by the TCG plugin of tools/icount/ in boots of their own
+# (scripts/icount.sh --phases), with the timed boots' preset and possible
+# CPUs. count_phases BOOT KERNEL: the phases of count boot BOOT, lines of
+# "OP TYPE TARGET VARIANT SCOPE N" (scripts/plans/icount.plan):
+#   p8    kick (S1's queue call, an idle worker woken) in S1's scopes, each
+#         wake variant; on the other kernels also queue (S2's, the worker
+#         woken already) and the idle flush (S4a) at 8 possible CPUs
+#   p192  the idle flush (S4a), queue+flush (S4b, S6), S5's flush
+# each against kwq. The variants are the suite's (wake_variants,
+# flush_variants, S5's with the kernel's design).
+count_phases() {
+	local boot=$1 k=$2 v t sc scopes=cache design s5v
+	local def=1
+
+	[ "$k" = "$FWQ_KERNEL_DEFAULT" ] || def=0
+	[ $def = 1 ] && scopes=$(scope_names | tr '\n' ' ')
+	# the operations that run with every CPU online first, then those
+	# that wait for their item, with CPU 0 alone (scripts/plans/icount.plan)
+	case $boot in
+	p8)
+		if [ $def = 0 ]; then
+			for v in $(wake_variants); do
+				echo "queue unbound fwq $v cache 400"
+			done
+			echo "queue unbound kwq - default 400"
+			for t in percpu unbound; do
+				for v in $(flush_variants); do
+					echo "flush $t fwq $v default 400"
+				done
+				echo "flush $t kwq - default 400"
+			done
+		fi
+		for sc in $scopes; do
+			for v in $(wake_variants); do
+				echo "kick unbound fwq $v $sc 100"
+			done
+		done
+		echo "kick unbound kwq - default 100"
+		;;
+	p192)
+		for t in percpu unbound; do
+			for v in $(flush_variants); do
+				echo "flush $t fwq $v default 400"
+			done
+			echo "flush $t kwq - default 400"
+		done
+		for t in percpu unbound; do
+			for v in $(flush_variants); do
+				echo "qflush $t fwq $v default 100"
+			done
+			echo "qflush $t kwq - default 100"
+		done
+		s5v=$(flush_variants)
+		design=$(fwq_kernel_load "$k" && echo "$FWQ_K_DESIGN")
+		if [ -n "$design" ] && ! printf '%s\n' "$s5v" | grep -qx -- "$design"; then
+			s5v="$s5v $design"
+		fi
+		for v in $s5v; do
+			echo "s5 unbound fwq $v default 100"
+		done
+		echo "s5 unbound kwq - default 100"
+		;;
+	esac
+}
+
+# count_boot BOOT KERNEL: count boot BOOT of KERNEL (scripts/icount.sh),
+# its counts appended to icount.jsonl, labelled as the timed boots are
+count_boot() {
+	local boot=$1 k=$2 label=$1 name=$1 start
+	[ "$k" = "$FWQ_KERNEL_DEFAULT" ] || { label=$boot:$k; name=$boot@$k; }
+	local dir=$out/count-$name
+
+	mkdir -p "$dir"
+	count_phases "$boot" "$k" > "$dir/phases"
+	fwq_log "count boot $name: $(wc -l < "$dir/phases") phases x $count_reps"
+	start=$(date +%s)
+	if ! "$FWQ_TOP/scripts/icount.sh" --kernels "$k" --no-build \
+		--reps "$count_reps" --preset "$preset" --possible "${boot#p}" \
+		--phases "$dir/phases" --jsonl "$out/icount.jsonl" \
+		--label "$label" --out "$dir" > "$dir/icount.log" 2>&1; then
+		fwq_log "count boot $name failed: $(tail -n 1 "$dir/icount.log")"
+		failed="$failed count-$name"
+	fi
+	echo "count:$label phases=$(wc -l < "$dir/phases") wall_s=$(( $(date +%s) - start ))" \
+		>> "$out/timing.txt"
 }
 
 # run_dir R: the directory of suite run R
@@ -528,7 +683,12 @@ else
 			(fwq_kernel_load "$k" && [ -n "$FWQ_K_DESIGN" ] &&
 				echo "$k $FWQ_K_DESIGN" >> "$out/designs.txt") || :
 			for b in $boots; do
+				# p64: the default kernel's flush-scaling plot only
+				[ "$b" = p64 ] && [ "$k" != "$FWQ_KERNEL_DEFAULT" ] && continue
 				run_boot "$b" "$k"
+			done
+			for b in $counts; do
+				count_boot "$b" "$k"
 			done
 		done
 	done
