@@ -45,6 +45,12 @@ AXES = ("wake", "kicked_list", "flush")
 FLUSH_COST = [("pwqs_visited_per_flush", "pwqs/flush", None),
               ("lock_cycles_per_flush", "lock cyc/flush", None)]
 
+# the flush-mutex wait (S4b, S5, S6): from a flush call to holding
+# wq->mutex, per flush, and its share of the flush time (mean over mean)
+FLUSH_WAIT = [("flush_mutex_wait_p50_ns", "mutex wait p50 ns", None),
+              ("flush_mutex_wait_p99_ns", "mutex wait p99 ns", None),
+              ("flush_mutex_wait_share", "mutex wait share", None)]
+
 # scenario -> [(metric key, label, higher is better)]
 METRICS = {
     "s1": [("items_per_sec", "items/s", True), ("enq_p95_ns", "p95 ns", False),
@@ -62,13 +68,13 @@ METRICS = {
     "s4a": [("flushes_per_sec", "flushes/s", True),
             ("flush_p50_ns", "p50 ns", False)] + FLUSH_COST,
     "s4b": [("flushes_per_sec", "flushes/s", True),
-            ("flush_p99_ns", "p99 ns", False)] + FLUSH_COST,
+            ("flush_p99_ns", "p99 ns", False)] + FLUSH_COST + FLUSH_WAIT,
     "s4c": [("flushes_per_sec", "flushes/s", True), ("enq_p50_ns", "queue p50 ns", False),
             ("enq_p99_ns", "queue p99 ns", False)] + FLUSH_COST,
     "s5": [("flush_p50_ns", "flush p50 ns", False), ("flush_p99_ns", "flush p99 ns", False),
-           ("fsync_p99_ns", "fsync p99 ns", False)] + FLUSH_COST,
+           ("fsync_p99_ns", "fsync p99 ns", False)] + FLUSH_COST + FLUSH_WAIT,
     "s6": [("flushes_per_sec", "flushes/s", True),
-           ("flush_p99_ns", "p99 ns", False)] + FLUSH_COST,
+           ("flush_p99_ns", "p99 ns", False)] + FLUSH_COST + FLUSH_WAIT,
 }
 
 TITLES = {
@@ -160,8 +166,9 @@ RUN_FIELDS = [("schema", STR), ("scenario", STR), ("target", STR), ("type", STR)
 # present in every run of a scenario (not in a floor run)
 METRIC_FIELDS = [("metrics", OBJ)]
 # optional blocks, checked when present
-HOST_FIELDS = [("host.slow_above_x_best", NUM), ("host.slow", INT), ("host.redone", INT),
-               ("host.redo", INT)]
+HOST_FIELDS = [("host.slow", INT), ("host.redone", INT), ("host.redo", INT)]
+# a probe's figures, per CPU (bench/main.c report_probe()), when present
+PROBE_LISTS = ("cpus", "pass_mns", "window_us", "stolen_us", "max_gap_us")
 
 
 def is_type(v, want):
@@ -209,6 +216,15 @@ def check_run(r, where):
     for blk in ("floor", "host"):
         if blk in r and not isinstance(r[blk], dict):
             raise ReportError(f"{where}: \"{blk}\" is {json.dumps(r[blk])}, not {OBJ}")
+    for pk in ("probe_before", "probe_after"):
+        pr = r.get("host", {}).get(pk)
+        if pr is None:
+            continue
+        lists = [pr.get(k) if isinstance(pr, dict) else None for k in PROBE_LISTS]
+        if any(not isinstance(x, list) or not all(is_type(v, INT) for v in x) for x in lists) \
+                or len({len(x) for x in lists}) != 1:
+            raise ReportError(f"{where}: \"host.{pk}\" is not per-CPU lists of integers "
+                              f"({', '.join(PROBE_LISTS)})")
 
 
 def load(path):
@@ -584,9 +600,10 @@ def load_clocksources(outdir):
 
 
 class Data:
-    def __init__(self, runs):
+    def __init__(self, runs, counts=None):
         # the variant the ratios divide by, from the results
         self.base = baseline(runs)
+        self.counts = counts or Counts()
         # groups[(cfg, scope)][variant name] -> list of runs
         self.groups = OrderedDict()
         self.kwq = {}
@@ -703,6 +720,27 @@ def runs_for(data, scen, variant, type_=None, scope=None, ncpu=None, kern=None):
     return runs
 
 
+def count_of(data, scen, variant, type_=None, scope=None, ncpu=None, kern=None):
+    """The count (Counts) of the path variant's runs of scen time."""
+    rs = runs_for(data, scen, variant, type_, scope, ncpu, kern)
+    return data.counts.get(scen, rs[0] if rs else None, scope)
+
+
+def wait_text(data, scen, variants, type_=None, ncpu=None, kern=None):
+    """The flush-mutex wait, p50, p99 (ns) and share of the flush time,
+    medians over the runs, of each of variants: "p50 a -> b, ..."."""
+    def three(v):
+        return [pick(data, scen, m, v, type_, None, ncpu, kern)
+                for m in ("flush_mutex_wait_p50_ns", "flush_mutex_wait_p99_ns",
+                          "flush_mutex_wait_share")]
+
+    vals = [three(v) for v in variants]
+    if all(x is None for v in vals for x in v):
+        return "-"
+    return ", ".join(f"{lab} " + " -> ".join(fmt(v[i]) for v in vals)
+                     for i, lab in enumerate(("p50", "p99", "share")))
+
+
 def pick(data, scen, metric, variant, type_=None, scope=None, ncpu=None, kern=None):
     """Median of metric over the runs matching, on the default kernel's
     boots or on kernel kern's; None if absent."""
@@ -769,6 +807,9 @@ FASTWAKE = {
 # (from, to) figures (the ratio to/from), ("range", lo, hi), ("upto", x)
 # or ("same",); headline: the case is also set against each non-default
 # kernel's own workqueue (headline()).
+# primary: the claim's headline cell, one per claim row (for "scopes", the
+# scope and metric), in the family that Holm's method controls (Family);
+# every other cell is secondary, read at its own 95% interval.
 CLAIMS = [
     {"id": "A2", "kind": "scopes", "scen": "s1",
      "title": "fastwake v5, applied for 7.3 and run by fwq as `wake=pick`, against the "
@@ -776,7 +817,7 @@ CLAIMS = [
               "arm64), on cpu and smt no change; v2's figures (8-vCPU x86 VM) are history, "
               "not scored",
      "variant": {"wake": "pick"}, "against": None, "figures": ("v5",), "history": "v2",
-     "same": ("cpu", "smt"),
+     "same": ("cpu", "smt"), "primary": ("system", "items_per_sec"),
      "metrics": [("items_per_sec", "items/s"), ("enq_p95_ns", "p95 ns")],
      "counter": ("wakeups_under_lock_per_item", "locked wake/item")},
     {"id": "A2-wakeq", "kind": "scopes", "scen": "s1",
@@ -784,26 +825,28 @@ CLAIMS = [
               "change over v5's, each against its own unpatched kernel on a 72-CPU arm64 "
               "machine (their baselines differ: cache_shard 572k and 3.40M items/s)",
      "variant": {"wake": "wakeq"}, "against": {"wake": "pick"}, "figures": ("v3", "v5"),
-     "history": None, "same": (),
+     "history": None, "same": (), "primary": ("system", "items_per_sec"),
      "metrics": [("items_per_sec", "items/s"), ("enq_p95_ns", "p95 ns")],
      "counter": ("wakeups_under_lock_per_item", "locked wake/item")},
     {"id": "B1", "kind": "cases",
      "title": "idle flush, 192 CPUs: per-cpu 40k -> 4.2M/s, unbound 450k -> 4.3M/s; S4a",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
      "cases": [{"case": "percpu", "scen": "s4a", "type": "percpu", "metric": "flushes_per_sec",
-                "variant": {"flush": "active"}, "claimed": (40e3, 4.2e6), "headline": True},
+                "variant": {"flush": "active"}, "claimed": (40e3, 4.2e6), "headline": True,
+                "primary": True},
                {"case": "unbound", "scen": "s4a", "type": "unbound",
                 "metric": "flushes_per_sec", "variant": {"flush": "active"},
-                "claimed": (450e3, 4.3e6), "headline": True}]},
+                "claimed": (450e3, 4.3e6), "headline": True, "primary": True}]},
     {"id": "B2", "kind": "cases",
      "title": "sparse, 16 threads queue 1 + flush: per-cpu 30k -> 110k/s, unbound 60k -> "
               "180k/s; S4b",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
      "cases": [{"case": "percpu", "scen": "s4b", "type": "percpu", "metric": "flushes_per_sec",
-                "variant": {"flush": "active"}, "claimed": (30e3, 110e3), "headline": True},
+                "variant": {"flush": "active"}, "claimed": (30e3, 110e3), "headline": True,
+                "primary": True},
                {"case": "unbound", "scen": "s4b", "type": "unbound",
                 "metric": "flushes_per_sec", "variant": {"flush": "active"},
-                "claimed": (60e3, 180e3), "headline": True}]},
+                "claimed": (60e3, 180e3), "headline": True, "primary": True}]},
     {"id": "B3", "kind": "cases",
      "title": "dense: per-cpu unchanged, unbound 15-20% slower; queue path unchanged; S4c",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
@@ -811,7 +854,7 @@ CLAIMS = [
                 "variant": {"flush": "active"}, "claimed": ("same",)},
                {"case": "unbound", "scen": "s4c", "type": "unbound",
                 "metric": "flushes_per_sec", "variant": {"flush": "active"},
-                "claimed": ("range", 0.80, 0.85)},
+                "claimed": ("range", 0.80, 0.85), "primary": True},
                {"case": "percpu", "scen": "s4c", "type": "percpu", "metric": "enq_p50_ns",
                 "variant": {"flush": "active"}, "claimed": ("same",)},
                {"case": "unbound", "scen": "s4c", "type": "unbound", "metric": "enq_p50_ns",
@@ -822,7 +865,7 @@ CLAIMS = [
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
      "cases": [{"case": "flush=active", "scen": "s5", "metric": "flush_p50_ns",
                 "variant": {"flush": "active"}, "claimed": ("range", 32 / 256, 256 / 1000),
-                "headline": True},
+                "headline": True, "primary": True},
                {"case": "flush=coalesce", "scen": "s5", "metric": "flush_p50_ns",
                 "variant": {"flush": "coalesce"}, "claimed": ("range", 32 / 256, 256 / 1000)}]},
     {"id": "C1", "kind": "cases",
@@ -830,7 +873,8 @@ CLAIMS = [
               "-> nr_pools; S6",
      "counter": ("lock_cycles_per_flush", "lock cyc/flush"),
      "cases": [{"case": "flush=coalesce", "scen": "s6", "metric": "flushes_per_sec",
-                "variant": {"flush": "coalesce"}, "claimed": ("upto", 65)}]},
+                "variant": {"flush": "coalesce"}, "claimed": ("upto", 65),
+                "primary": True}]},
 ]
 
 # a claimed absence of change: the ratio's interval within these bounds
@@ -885,14 +929,17 @@ class Cell:
     whichever is smaller. Family.holm() sets the level each cell is read at.
     """
 
-    def __init__(self, ratios, want, metric, claimed=None, claimed_text=""):
+    def __init__(self, ratios, want, metric, claimed=None, claimed_text="", primary=False):
         self.ci = median_ci(ratios)
         self.n = len(ratios)
         self.want, self.metric = want, metric
         self.claimed, self.claimed_text = claimed, claimed_text
+        self.primary = primary
         self.p, self.side = self._test(sorted(ratios))
         self.adj = self.level = self.fw = None
         self.rejected = False
+        self.counts = None      # (variant's, comparator's) counts, if counted
+        self.key = ""           # which cell, for --compare
 
     def _test(self, r):
         n = len(r)
@@ -912,34 +959,39 @@ class Cell:
         return min(Fraction(1), 2 * min(up, down)), side
 
     def word(self):
-        """reproduced, contradicted or not shown, with why in brackets."""
+        """reproduced, contradicted or not shown, with why in brackets; a
+        secondary cell's says so."""
+        sec = "" if self.primary else "; secondary"
         if not self.n:
             return "not shown (no data)"
         if self.rejected:
             if self.want == "same":
-                return "reproduced (no change)" if self.side == "in" else \
-                    f"contradicted ({direction(self.metric, self.side)})"
+                return f"reproduced (no change{sec})" if self.side == "in" else \
+                    f"contradicted ({direction(self.metric, self.side)}{sec})"
             return ("reproduced" if self.side == self.want else "contradicted") + \
-                f" ({direction(self.metric, self.side)})"
+                f" ({direction(self.metric, self.side)}{sec})"
         need = min_pairs(LEVEL)
         if self.n < need:
-            return f"not shown (n<{need})"
+            return f"not shown (n<{need}{sec})"
         if self.fw is not None and self.fw.d is None:
-            return f"not shown (n<{self.fw.need()})"
-        return "not shown"
+            return f"not shown (n<{self.fw.need()}{sec})"
+        return f"not shown ({sec[2:]})" if sec else "not shown"
 
     def verdict(self):
-        """The word, and the measured ratio against the claimed one."""
+        """The word, the measured ratio against the claimed one, and where
+        the counts go the other way (Counts.note())."""
         w = self.word()
         if self.n and self.claimed_text:
             w += f", {fmt_ratio(self.ci.point)} against {self.claimed_text} claimed"
-        return w
+        return w + (count_note(self, *self.counts) if self.counts else "")
 
     def holm_text(self):
         """Holm's adjusted p-value and the cell's interval at the level Holm
-        reads it at."""
+        reads it at; a secondary cell's own p-value and its 95% interval."""
         if not self.n or self.fw is None:
             return "-"
+        if not self.primary:
+            return f"secondary: p {fmt_p(self.p)}; >={fmt_level(self.level)}: {fmt_iv(self.fw)}"
         return f"p {fmt_p(self.adj)}; >={fmt_level(self.level)}: {fmt_iv(self.fw)}"
 
 
@@ -949,15 +1001,18 @@ def fmt_p(p):
 
 
 class Family:
-    """The verdict cells of one report, under Holm's step-down method
-    (Holm 1979) at family-wise error ALPHA: sorted by their p-values p(1) <=
-    ... <= p(m), cell j is rejected (reproduced or contradicted, by the side
-    its ratios fall on) while p(i) <= ALPHA / (m - i + 1) for every i <= j;
+    """The verdict cells of one report. The primary ones (a claim's headline
+    cell, CLAIMS' "primary") are under Holm's step-down method (Holm 1979)
+    at family-wise error ALPHA: sorted by their p-values p(1) <= ... <=
+    p(m), cell j is rejected (reproduced or contradicted, by the side its
+    ratios fall on) while p(i) <= ALPHA / (m - i + 1) for every i <= j;
     equivalently while its adjusted p-value max over i <= j of (m - i + 1)
-    p(i) is <= ALPHA. Each cell is read at the level 1 - ALPHA / (m - j +
-    1) of its rank j (the first rank among equal p-values), where its
+    p(i) is <= ALPHA. Each is read at the level 1 - ALPHA / (m - j + 1) of
+    its rank j (the first rank among equal p-values), where its
     order-statistic interval excludes 1.0 exactly when p(j) is under that
-    bound. m counts the cells with at least one ratio."""
+    bound. m counts the primary cells with at least one ratio. Every other
+    cell is secondary: read on its own at 1 - ALPHA, rejected when its own
+    p-value is <= ALPHA, with no control of the error over them."""
 
     def __init__(self):
         self.cells = []
@@ -968,7 +1023,7 @@ class Family:
         return cell
 
     def holm(self, alpha=ALPHA):
-        cells = sorted((c for c in self.cells if c.n), key=lambda c: c.p)
+        cells = sorted((c for c in self.cells if c.n and c.primary), key=lambda c: c.p)
         self.m = m = len(cells)
         adj, first = Fraction(0), {}
         for j, c in enumerate(cells, 1):
@@ -978,25 +1033,51 @@ class Family:
             c.adj = adj
             c.rejected = adj <= alpha and c.side is not None
             c.fw = c.ci.at(c.level)
+        for c in self.cells:
+            if c.n and not c.primary:
+                c.level = 1 - Fraction(alpha)
+                c.adj = c.p
+                c.rejected = c.p <= alpha and c.side is not None
+                c.fw = c.ci.at(c.level)
 
     def first_level(self, alpha=ALPHA):
         """The level of the first cell tested: 1 - ALPHA / m."""
         return 1 - Fraction(alpha) / self.m if self.m else None
 
     def summary(self, alpha=ALPHA):
-        if not self.m:
+        sec = [c for c in self.cells if c.n and not c.primary]
+        if not self.m and not sec:
             return "No verdict cell has data."
-        ns = sorted(c.n for c in self.cells if c.n)
-        first = self.first_level(alpha)
-        rep = sum(c.rejected for c in self.cells)
-        pairs = f"{ns[0]} pairs each" if ns[0] == ns[-1] else f"{ns[0]} to {ns[-1]} pairs"
-        return (f"Family-wise error control: Holm's step-down method over the {self.m} "
-                f"verdict cells of this report with data (the claims and the headline rows), "
+
+        def pairs(cells):
+            ns = sorted(c.n for c in cells)
+            return f"{ns[0]} pairs each" if ns[0] == ns[-1] else f"{ns[0]} to {ns[-1]} pairs"
+
+        out = []
+        if self.m:
+            prim = [c for c in self.cells if c.n and c.primary]
+            first = self.first_level(alpha)
+            rep = sum(c.rejected for c in prim)
+            out.append(
+                f"Family-wise error control: Holm's step-down method over the {self.m} "
+                f"primary verdict cells of this report with data (each claim's headline "
+                f"cell: CLAIMS' \"primary\", bench/README.md \"Reading the report\"), "
                 f"family-wise error {fmt_level(alpha)}; {rep} of them reproduced or "
-                f"contradicted. Each cell's verdict reads its sign test's Holm-adjusted "
-                f"p-value, and the same ratios' order-statistic interval at the level Holm "
-                f"sets for it (column \"Holm\"; the first cell's is {fmt_level(first)}, "
-                f"which takes at least {min_pairs(first)} pairs); the cells have {pairs}.")
+                f"contradicted. Each primary cell's verdict reads its sign test's "
+                f"Holm-adjusted p-value, and the same ratios' order-statistic interval at "
+                f"the level Holm sets for it (column \"Holm\"; the first cell's is "
+                f"{fmt_level(first)}, which takes at least {min_pairs(first)} pairs); the "
+                f"cells have {pairs(prim)}.")
+        else:
+            out.append("No primary verdict cell has data: no family-wise error control.")
+        if sec:
+            rep = sum(c.rejected for c in sec)
+            out.append(
+                f"The other {len(sec)} cells with data are secondary (\"secondary\" in their "
+                f"verdict): each is read on its own, at its sign test's p-value and its "
+                f"{fmt_level(1 - alpha)} interval, with no control of the error over them "
+                f"({rep} reproduced or contradicted; {pairs(sec)}).")
+        return " ".join(out)
 
 
 def lazy(fn):
@@ -1091,6 +1172,8 @@ def claim_scopes(data, fam, cl, out):
         hdr += [f"{lab} {an} -> {vn}", f"{lab} ratio [95% interval], coverage",
                 f"{lab} Holm", f"{lab} verdict"]
     hdr.append(f"{clab} {an} -> {vn}")
+    if data.counts:
+        hdr.append(f"count per op {an} -> {vn}")
     rows, cells, notes = [], [], []
     for sc in data.scopes():
         if pick(data, scen, cl["metrics"][0][0], an, scope=sc) is None:
@@ -1108,15 +1191,21 @@ def claim_scopes(data, fam, cl, out):
         if cl["history"]:
             h = FASTWAKE[cl["history"]].get(sc)
             row.append(" / ".join(pct(x) for x in h) if h else "-")
+        cv, ca = (count_of(data, scen, x, scope=sc) for x in (vn, an))
         for (metric, _), (want, r, text) in zip(cl["metrics"], cl_i):
             c = fam.add(Cell(pair_pick(data, scen, metric, vn, an, scope=sc), want, metric,
-                             r, text))
+                             r, text, primary=cl.get("primary") == (sc, metric)))
+            c.key = f"{cl['id']} {sc} {metric}"
+            if cv and ca:
+                c.counts = (cv, ca)
             cells.append(c)
             row += [f"{fmt(pick(data, scen, metric, an, scope=sc))} -> "
                     f"{fmt(pick(data, scen, metric, vn, scope=sc))}",
                     fmt_ci(c.ci), c.holm_text, c.verdict]
         row.append(f"{fmt(pick(data, scen, cname, an, scope=sc))} -> "
                    f"{fmt(pick(data, scen, cname, vn, scope=sc))}")
+        if data.counts:
+            row.append(fmt_count_pair(cv, ca))
         rows.append(row)
     out += [f"**{cl['id']}** ({cl['title']}), S1, `{vn}` against `{an}`:", ""]
     if rows:
@@ -1135,20 +1224,33 @@ def claim_cases(data, fam, cl, big, out):
         vn = resolve(data, scen, case["variant"])
         want, r, text = claimed_ratio(case["claimed"])
         c = fam.add(Cell(pair_pick(data, scen, metric, vn, "base", t, None, big), want, metric,
-                         r, text))
+                         r, text, primary=bool(case.get("primary"))))
+        c.key = f"{cl['id']} {case['case']} {scen} {t or '-'} {metric}"
+        cv, cb = (count_of(data, scen, x, t, None, big) for x in (vn, "base"))
+        if cv and cb:
+            c.counts = (cv, cb)
         cells.append(c)
-        rows.append([case["case"], f"{metric} {WANT[want]}",
-                     f"{fmt(pick(data, scen, metric, 'base', t, None, big))} -> "
-                     f"{fmt(pick(data, scen, metric, vn, t, None, big))}",
-                     fmt_ci(c.ci), c.holm_text,
-                     f"{fmt(pick(data, scen, cname, 'base', t, None, big))} -> "
-                     f"{fmt(pick(data, scen, cname, vn, t, None, big))}",
-                     floor_text(runs_for(data, scen, "base", t, None, big), metric), c.verdict])
+        row = [case["case"], f"{metric} {WANT[want]}",
+               f"{fmt(pick(data, scen, metric, 'base', t, None, big))} -> "
+               f"{fmt(pick(data, scen, metric, vn, t, None, big))}",
+               fmt_ci(c.ci), c.holm_text,
+               f"{fmt(pick(data, scen, cname, 'base', t, None, big))} -> "
+               f"{fmt(pick(data, scen, cname, vn, t, None, big))}"]
+        if cl["id"] == "C1":
+            row.append(wait_text(data, scen, ("base", vn), t, big))
+        if data.counts:
+            row.append(fmt_count_pair(cv, cb) if scen in COUNT_OP else "not counted")
+        rows.append(row + [floor_text(runs_for(data, scen, "base", t, None, big), metric),
+                           c.verdict])
     out += [f"**{cl['id']}** ({cl['title']} at nr_cpu_ids={big}):", ""]
     if rows:
-        out += [lazy_table(["case", "metric (claimed)", "base -> variant",
-                            "ratio [95% interval], coverage", "Holm",
-                            f"{clab} base -> variant", "floor", "verdict"], rows), ""]
+        hdr = ["case", "metric (claimed)", "base -> variant", "ratio [95% interval], coverage",
+               "Holm", f"{clab} base -> variant"]
+        if cl["id"] == "C1":
+            hdr.append("flush-mutex wait p50, p99, share base -> variant")
+        if data.counts:
+            hdr.append("count per op base -> variant")
+        out += [lazy_table(hdr + ["floor", "verdict"], rows), ""]
     out += [lazy(lambda: f"Verdict {cl['id']}: {overall(cells)}"), ""]
 
 
@@ -1172,13 +1274,24 @@ def claim_notes(data, cid, big, ncpus):
         out.append("- kwq: " + ", ".join(
             f"{t} {fmt(pick(data, 's4b', 'flushes_per_sec', 'kwq', t, ncpu=big))}/s"
             for t in ("percpu", "unbound")))
+        for t in ("percpu", "unbound"):
+            out.append(f"- {t} flush-mutex wait, base -> flush=active -> kwq: "
+                       + wait_text(data, "s4b", ("base", "flush=active", "kwq"), t, big))
     elif cid == "B4":
         out.append("- flush p99 ns: " + ", ".join(
             f"{vn} {fmt(pick(data, 's5', 'flush_p99_ns', vn, ncpu=big))}"
             for vn in ("base", "flush=coalesce", "flush=active", "kwq")))
+        out.append("- flush-mutex wait, base -> flush=coalesce -> flush=active -> kwq: "
+                   + wait_text(data, "s5", ("base", "flush=coalesce", "flush=active", "kwq"),
+                               None, big))
     elif cid == "C1":
         k, a = (pick(data, "s6", "flushes_per_sec", v, ncpu=big) for v in ("kwq", "flush=active"))
         out.append(f"- S6 kwq: {fmt(k)} flushes/s, flush=active: {fmt(a)} flushes/s")
+        out.append("- S6 flush-mutex wait, flush=coalesce -> kwq: "
+                   + wait_text(data, "s6", ("flush=coalesce", "kwq"), None, big)
+                   + ". The mechanism of the robot's +8.6% (aim7, 70-76% of all cycles "
+                   "spinning on __flush_workqueue()'s mutex) is this wait, which the pool-lock "
+                   "cycles per flush shorten: C1 reads both")
     return out + [""] if out else []
 
 
@@ -1210,6 +1323,137 @@ def claims(data, fam):
             claim_cases(data, fam, cl, big, out)
             out += claim_notes(data, cl["id"], big, ncpus)
     return out
+
+
+# The counts (bench/README.md, "Counts"): guest instructions and memory
+# accesses per operation, which make bench's count boots measure with the
+# TCG plugin of tools/icount/ (icount.jsonl, one object per operation,
+# type, scope and variant: tools/icount/icount_report.py --jsonl). Each
+# timed scenario's path: S1's queue call wakes an idle worker (kick), S2's
+# finds it woken (queue), S4a flushes an idle workqueue (flush; its
+# "entry": the flush function's own instructions), S4b and S6 queue one
+# item and flush (qflush), S5 does that on its workqueue (s5). S1 and S2
+# are counted in the 8-possible-CPU count boot, the others in the one with
+# the timed row's possible CPUs.
+COUNT_OP = {"s1": "kick", "s2": "queue", "s4a": "flush", "s4b": "qflush", "s5": "s5",
+            "s6": "qflush"}
+COUNT_SCHEMA = "fwq_icount/1"
+
+
+class Counts:
+    """The counts of a run, by (count boot label, op, type, scope, target,
+    variant)."""
+
+    def __init__(self, recs=()):
+        self.by = {}
+        for r in recs:
+            self.by[(r["label"], r["op"], r["type"], r["scope"], r["target"],
+                     r["variant"])] = r
+
+    def __bool__(self):
+        return bool(self.by)
+
+    def get(self, scen, run, scope=None):
+        """The count of what a timed run of scen times (a run of the
+        configuration: its target, variant, type, label and possible
+        CPUs); None if not counted. scope: S1's scope, where run is kwq's."""
+        op = COUNT_OP.get(scen)
+        if op is None or run is None:
+            return None
+        kern = boot_kernel(run["label"])
+        boot = "p8" if scen in ("s1", "s2") else f"p{run['topology']['nr_cpu_ids']}"
+        label = boot + (f":{kern}" if kern else "")
+        t = "unbound" if scen in ("s1", "s2", "s5", "s6") else run["type"]
+        if run["target"] == "kwq":
+            return self.by.get((label, op, t, "default", "kwq", "kernel"))
+        sc = {"s1": scope or run["scope"], "s2": "cache"}.get(scen, "default")
+        return self.by.get((label, op, t, sc, "fwq", run["variant"]))
+
+
+def load_counts(outdir):
+    """Counts of DIR/icount.jsonl; empty without one. Bad lines are one
+    error (ReportError), as results.jsonl's are."""
+    path = os.path.join(outdir, "icount.jsonl")
+    if not os.path.exists(path):
+        return Counts()
+    recs = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for i, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    raise ReportError(f"{path}:{i}: not a whole JSON object: a truncated "
+                                      "or corrupt line") from None
+                if not isinstance(r, dict) or r.get("schema") != COUNT_SCHEMA:
+                    raise ReportError(f"{path}:{i}: not a {COUNT_SCHEMA} object")
+                for k in ("label", "op", "type", "scope", "target", "variant"):
+                    if not isinstance(r.get(k), str):
+                        raise ReportError(f"{path}:{i}: the count has no \"{k}\"")
+                for k in ("insns", "mem"):
+                    v = r.get(k)
+                    if not isinstance(v, dict) or any(
+                            num(v.get(x)) is None for x in ("median", "min", "max")):
+                        raise ReportError(f"{path}:{i}: \"{k}\" is not a median, min and "
+                                          "max")
+                recs.append(r)
+    except OSError as e:
+        raise ReportError(f"{path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ReportError(f"{path}: not UTF-8 text") from None
+    return Counts(recs)
+
+
+def count_side(a, b, key):
+    """"up" when count a's whole [min-max] of key lies above b's, "down"
+    below, None where they overlap (or either is missing)."""
+    if not a or not b:
+        return None
+    if a[key]["min"] > b[key]["max"]:
+        return "up"
+    if a[key]["max"] < b[key]["min"]:
+        return "down"
+    return None
+
+
+def fmt_n(x):
+    """A count per operation: 10740, 497, 2.5; "-" for none."""
+    if x is None:
+        return "-"
+    return f"{x:.0f}" if abs(x) >= 100 or x == int(x) else f"{x:.1f}"
+
+
+def fmt_count_pair(a, b):
+    """"insns 2615 -> 2851 (1.090x), mem 900 -> 950 (1.056x)", b then a;
+    "-" for a side not counted."""
+    def one(key, lab):
+        x, y = (c[key]["median"] if c else None for c in (b, a))
+        if x is None and y is None:
+            return None
+        r = f" ({y / x:.3f}x)" if x and y else ""
+        return f"{lab} {fmt_n(x)} -> {fmt_n(y)}{r}"
+
+    parts = [p for p in (one("insns", "insns"), one("mem", "mem")) if p]
+    return ", ".join(parts) if parts else "-"
+
+
+def count_note(cell, a, b):
+    """Where a verdict's direction and the counts' disagree: a rate
+    reproduced or contradicted as faster (higher) while the variant makes
+    more instructions or memory accesses per operation (their ranges apart),
+    or a latency lower while it makes more, and the reverse. "" otherwise."""
+    if not cell.rejected or cell.want == "same" or cell.side not in ("up", "down"):
+        return ""
+    rate = cell.metric.endswith("_per_sec")
+    cheaper = cell.side == "up" if rate else cell.side == "down"
+    bad = []
+    for key, lab in (("insns", "instructions"), ("mem", "memory accesses")):
+        side = count_side(a, b, key)
+        if side and (side == "down") != cheaper:
+            bad.append(f"{lab} {a[key]['median'] / b[key]['median']:.3f}x")
+    return f"; TIMING AND COUNT DISAGREE ({', '.join(bad)})" if bad else ""
 
 
 def load_designs(outdir):
@@ -1269,7 +1513,9 @@ def fidelity(data, designs):
     interval of fwq/kwq (no verdict)."""
     kerns = sorted({boot_kernel(k[0][0]) for k in data.groups} - {None}, key=kernel_order)
     out = []
+    rows = inside = 0
     for kern in kerns:
+        seen = set()
         design = designs.get(kern)
         if not design:
             continue
@@ -1287,11 +1533,15 @@ def fidelity(data, designs):
                    "flush axis, the walk's cost alone). S1, S2 and S4a run fwq with "
                    "`counters=0`, their counts taken in a counted pass of the same run; "
                    "S5 runs counted. fwq/kwq near 1.00x says the clone costs what the original "
-                   "does; `make icount` counts the instructions of both without timing "
-                   "noise.", "",
+                   "does. The counts, without timing noise: guest instructions and memory "
+                   "accesses per operation of the row's path, fwq and kwq, medians of the "
+                   "count boots' repetitions (\"Counts\" in bench/README.md); for S4a also "
+                   "the flush entry, the instructions of the flush function itself "
+                   "(fwq_flush_workqueue(), __flush_workqueue()) without the walk.", "",
                    "| kernel | possible CPUs | scenario | metric | fwq variant | fwq | kwq | "
-                   "fwq/kwq [95% interval], coverage |",
-                   "|---|---|---|---|---|---|---|---|"]
+                   "fwq/kwq [95% interval], coverage | insns fwq, kwq, fwq/kwq | "
+                   "mem fwq, kwq, fwq/kwq | flush entry insns fwq, kwq |",
+                   "|---|---|---|---|---|---|---|---|---|---|---|"]
         for scen, t, sc, metric, axes in FIDELITY_ROWS:
             vn = design_name(design, axes, data.base)
             # bench.sh runs the whole design in S5, whose flush wakes a
@@ -1307,12 +1557,37 @@ def fidelity(data, designs):
                 if not vr or not kr:
                     continue
                 e, k = (stat([met(r, metric) for r in rs]) for rs in (vr, kr))
+                cf, ck = (data.counts.get(scen, rs[0]) for rs in (vr, kr))
+                cells = [fmt_count3(cf, ck, key) for key in ("insns", "mem")]
+                ent = "-"
+                if cf and ck and "entry_insns" in cf and "entry_insns" in ck:
+                    ent = f"{fmt_n(cf['entry_insns'])}, {fmt_n(ck['entry_insns'])}"
+                if cf and ck and (scen, t, sc, n) not in seen:
+                    seen.add((scen, t, sc, n))
+                    rows += 1
+                    inside += all(0.90 <= cf[x]["median"] / ck[x]["median"] <= 1.10
+                                  for x in ("insns", "mem"))
                 out.append(f"| {kern} | {n} | {scen_name(scen, t)} | {metric} | "
                            f"{vn} | {fmt(e[0] if e else None)} | {fmt(k[0] if k else None)} | "
-                           f"{fmt_ci(ci_ratio(vr, kr, metric))} |")
+                           f"{fmt_ci(ci_ratio(vr, kr, metric))} | {cells[0]} | {cells[1]} | "
+                           f"{ent} |")
     if out:
         out.append("")
+        if rows:
+            out.append(f"Counts: {inside} of {rows} counted paths within 0.90-1.10 of kwq's "
+                       "on both instructions and memory accesses per operation (a path "
+                       "counted once per kernel and possible-CPU count, whatever rows time "
+                       "it).")
+            out.append("")
     return "\n".join(out)
+
+
+def fmt_count3(a, b, key):
+    """"497, 420, 1.18x" of two counts' key medians; "-" without both."""
+    if not a or not b:
+        return "-"
+    x, y = a[key]["median"], b[key]["median"]
+    return f"{fmt_n(x)}, {fmt_n(y)}, {x / y:.3f}x" if y else f"{fmt_n(x)}, {fmt_n(y)}"
 
 
 def headline(data, designs, fam):
@@ -1345,10 +1620,17 @@ def headline(data, designs, fam):
                     continue
                 want, r, text = claimed_ratio(("same",) if vn == own else case["claimed"])
                 c = fam.add(Cell(pair_ratios(vr, kr, metric), want, metric, r, text))
+                c.key = f"headline {kern} {cid} {scen} {t or '-'} {metric} {vn}"
+                cv, ck = (data.counts.get(scen, rs[0]) for rs in (vr, kr))
+                if cv and ck:
+                    c.counts = (cv, ck)
                 e, k = (stat([met(x, metric) for x in rs]) for rs in (vr, kr))
-                rows.append([cid, scen_name(scen, t), f"{metric} {WANT[want]}", vn,
-                             f"{fmt(k[0] if k else None)} -> {fmt(e[0] if e else None)}",
-                             fmt_ci(c.ci), c.holm_text, c.verdict])
+                row = [cid, scen_name(scen, t), f"{metric} {WANT[want]}", vn,
+                       f"{fmt(k[0] if k else None)} -> {fmt(e[0] if e else None)}",
+                       fmt_ci(c.ci), c.holm_text]
+                if data.counts:
+                    row.append(fmt_count_pair(cv, ck))
+                rows.append(row + [c.verdict])
         if not rows:
             continue
         out += [f"## Headline on {kern}: fwq's flush designs against the kernel's own "
@@ -1356,11 +1638,13 @@ def headline(data, designs, fam):
                 "What the seed series would buy on this kernel: each row's ratio is fwq's "
                 "variant over the kernel's own workqueue, runs paired by repetition in one "
                 f"boot, with its {fmt_level(LEVEL)} order-statistic interval and coverage; the "
-                "verdict reads the family-wise interval (\"Holm\") in the claimed direction "
+                "verdict, secondary (\"Reading the report\" in bench/README.md), reads the "
+                "interval at 95% in the claimed direction "
                 f"(for fwq's copy of the kernel's own flush, `{own}`: no change).", "",
                 lazy_table(["claim", "scenario", "metric (claimed)", "fwq variant",
-                            "kwq -> fwq", "fwq/kwq [95% interval], coverage", "Holm",
-                            "verdict"], rows), ""]
+                            "kwq -> fwq", "fwq/kwq [95% interval], coverage", "Holm"]
+                           + (["count per op kwq -> fwq"] if data.counts else [])
+                           + ["verdict"], rows), ""]
     return out
 
 
@@ -1452,14 +1736,41 @@ def spread(data):
     return out
 
 
+# The slow-host rule (bench/README.md, "Slow host"), bench/bench.h's
+# bench_probe_slow(): a probe is slow when on some CPU the vCPU did not run
+# for at least SLOW_STOLEN_PERMILLE of the steal window (whole microseconds,
+# as the JSON gives them); a run is slow when its probe before or after it
+# is. tests/bench-report/ checks it, and that fwq_bench's "slow" agrees, on
+# probes recorded on an idle and on a loaded host.
+SLOW_STOLEN_PERMILLE = 250
+
+
+def probe_slow(probe, permille=SLOW_STOLEN_PERMILLE):
+    """One probe's verdict: its per-CPU stolen_us and window_us lists."""
+    return any(st * 1000 >= permille * win
+               for st, win in zip(probe["stolen_us"], probe["window_us"]))
+
+
+def run_slow(h, permille=SLOW_STOLEN_PERMILLE):
+    """The rule on a run's host block; None without the probes' figures
+    (an older fwq_bench: its "slow" stands)."""
+    if "probe_before" not in h or "probe_after" not in h:
+        return None
+    return probe_slow(h["probe_before"], permille) or probe_slow(h["probe_after"], permille)
+
+
 def host(runs):
     """Per boot: runs the host probe had redone, and runs kept while slow."""
-    per, slack = OrderedDict(), None
+    per, rule = OrderedDict(), None
     for r in runs:
         h = r.get("host")
         if not h:
             continue
-        slack = h["slow_above_x_best"]
+        if "slow_above_stolen_permille" in h:
+            rule = (f"a probe before or after a run finding a vCPU that did not run for "
+                    f"{h['slow_above_stolen_permille'] / 10:g}% of its window or more")
+        elif "slow_above_x_best" in h and rule is None:
+            rule = f"a probe before or after a run above {h['slow_above_x_best']:.2f}x its best"
         n = per.setdefault(r["label"], [0, 0, 0, 0, 0, 0])
         n[0] += 1
         n[1] += h["redone"] > 0
@@ -1471,8 +1782,39 @@ def host(runs):
         return ""
     parts = [f"`{lab}` {n[1]} of {n[0]} runs redone ({n[2]} redos, up to {n[4]} a run), "
              f"{n[3]} kept slow ({n[5]} with the redo budget spent)" for lab, n in per.items()]
-    return (f"Slow host (a probe before or after a run above {slack:.2f}x its CPU's best; "
-            "bench/README.md, \"Slow host\"): " + "; ".join(parts) + ".\n")
+    return (f"Slow host ({rule or 'fwq_bench gave no rule'}; bench/README.md, \"Slow "
+            "host\"): " + "; ".join(parts) + ".\n")
+
+
+def run_time(outdir):
+    """Where the run's time went, from bench.sh's timing.txt: per boot its
+    wall time, the guest's uptime when the suite started and the suite's
+    own time; per count boot its wall time. "" without the file."""
+    try:
+        with open(os.path.join(outdir, "timing.txt")) as f:
+            lines = [ln.split() for ln in f if ln.strip()]
+    except OSError:
+        return ""
+    rows, total = [], 0
+    for w in lines:
+        kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
+        wall = kv.get("wall_s")
+        if wall is None or not wall.isdigit():
+            continue
+        total += int(wall)
+        n = kv.get("runs", kv.get("phases", "-"))
+        rows.append([w[0], n, wall, kv.get("suite_start_s", "-"), kv.get("suite_s", "-")])
+    if not rows:
+        return ""
+    out = ["## Where the time went", "",
+           "Per boot (timing.txt): its runs (a count boot: its phases, each run "
+           "--count-reps times), its wall time, the guest's uptime when the suite "
+           "started (the boot and the module loads) and the suite's own time; the rest "
+           "of a boot's wall time is outside the guest (the initramfs, QEMU's start and "
+           f"end). {total} s in the boots in all; the builds and the report come on top.",
+           ""]
+    return "\n".join(out + render(["boot", "runs", "wall s", "suite start s", "suite s"],
+                                  rows)) + "\n"
 
 
 def legend(base):
@@ -1497,8 +1839,18 @@ def compare(args):
         print(USAGE, file=sys.stderr)
         return 2
     outdir, dirs = args[0], args[1:]
-    datas = [Data(load(os.path.join(d, "results.jsonl"))) for d in dirs]
+    datas = [Data(load(os.path.join(d, "results.jsonl")), load_counts(d)) for d in dirs]
     nd = len(datas)
+    verdicts, fid = [], []
+    for d, data in zip(dirs, datas):
+        fam = Family()
+        claims(data, fam)
+        designs = load_designs(d)
+        headline(data, designs, fam)
+        fam.holm()
+        verdicts.append({c.key: c.word() for c in fam.cells if c.key})
+        fid.append([ln for ln in fidelity(data, designs).splitlines()
+                    if ln.startswith("Counts: ")])
     hdr = ["scenario", "boot", "cpus", "type", "scope", "variant", "metric"]
     hdr += [f"run{i + 1} ratio [95% interval], coverage" for i in range(nd)]
     hdr += [f"run{i + 1}/run1" for i in range(1, nd)]
@@ -1558,6 +1910,20 @@ def compare(args):
     out += ["", f"{sig_agree} of {sig_total} ratios significant in at least one run agree "
             f"within ±25% ({pct}); {quiet_agree} of {quiet_total} significant in no run agree.",
             ""]
+    keys = list(dict.fromkeys(k for v in verdicts for k in v))
+    if keys:
+        same = [k for k in keys if len({v.get(k, "(none)") for v in verdicts}) == 1]
+        out += ["## Verdicts", "",
+                f"{len(same)} of {len(keys)} verdict cells (the claims' and the headline "
+                "rows') give the same verdict in every run.", ""]
+        out += render(["cell"] + [f"run{i + 1}" for i in range(nd)] + ["same"],
+                      [[k] + [v.get(k, "(none)") for v in verdicts]
+                       + ["yes" if k in same else "NO"] for k in keys])
+        out.append("")
+    for i, lines in enumerate(fid):
+        out += [f"run{i + 1} fidelity: {ln}" for ln in lines]
+    if any(fid):
+        out.append("")
     if sig_off:
         out += ["Significant in at least one run and not agreeing:", ""]
         out += [f"- {r[0]} {r[1]} {r[3]} {r[4]} {r[5]} {r[6]}: " + ", ".join(r[7:7 + nd])
@@ -1751,7 +2117,7 @@ def report(outdir):
     """bench_report.py DIR"""
     clocksources = load_clocksources(outdir)
     runs = load(os.path.join(outdir, "results.jsonl"))
-    data = Data(runs)
+    data = Data(runs, load_counts(outdir))
     tab = table(data)
     leg = legend(data.base)
     with open(os.path.join(outdir, "table.txt"), "w") as f:
@@ -1803,6 +2169,9 @@ def report(outdir):
                 for line in c:
                     f.write(f"- `{line.strip()}`\n")
             f.write("\n")
+        rt = run_time(outdir)
+        if rt:
+            f.write(rt + "\n")
         f.write(NOTES)
     print(f"bench_report: wrote {outdir}/summary.md, table.txt"
           + (", " + ", ".join(made) if made else ""), file=sys.stderr)

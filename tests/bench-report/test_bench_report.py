@@ -177,9 +177,9 @@ class SignTestHolm(unittest.TestCase):
     def test_holm_adjusted(self):
         fam = br.Family()
         # p = 2/4096 (12 above), 2/128 (7 above), 2*8/128 (6 of 7 above)
-        cells = [fam.add(br.Cell(r, "up", "items_per_sec"))
+        cells = [fam.add(br.Cell(r, "up", "items_per_sec", primary=True))
                  for r in ([1.1] * 12, [1.1] * 7, [0.9] + [1.1] * 6)]
-        fam.add(br.Cell([], "up", "items_per_sec"))
+        fam.add(br.Cell([], "up", "items_per_sec", primary=True))
         fam.holm()
         self.assertEqual(fam.m, 3)
         self.assertEqual(cells[0].adj, 3 * Fraction(2, 4096))
@@ -194,9 +194,9 @@ class SignTestHolm(unittest.TestCase):
         """A cell after the first one Holm keeps is kept, even where its own
         bound would let it go; tied p-values go together."""
         fam = br.Family()
-        a = fam.add(br.Cell([1.1] * 7 + [0.9], "up", "items_per_sec"))      # 18/256
-        b = fam.add(br.Cell([1.1] * 10 + [0.9] * 3, "up", "items_per_sec"))  # 756/8192
-        c = fam.add(br.Cell([1.1, 0.9] * 3, "up", "items_per_sec"))        # 1
+        a = fam.add(br.Cell([1.1] * 7 + [0.9], "up", "items_per_sec", primary=True))      # 18/256
+        b = fam.add(br.Cell([1.1] * 10 + [0.9] * 3, "up", "items_per_sec", primary=True))  # 756/8192
+        c = fam.add(br.Cell([1.1, 0.9] * 3, "up", "items_per_sec", primary=True))        # 1
         fam.holm(alpha=Fraction(1, 5))
         self.assertEqual((a.p, b.p), (Fraction(18, 256), Fraction(756, 8192)))
         # a: 18/256 > 0.2/3, so Holm stops there; b's own bound, 0.2/2,
@@ -205,9 +205,9 @@ class SignTestHolm(unittest.TestCase):
         self.assertEqual([x.rejected for x in (a, b, c)], [False, False, False])
         self.assertEqual(b.adj, 3 * a.p)
         fam = br.Family()
-        a = fam.add(br.Cell([1.1] * 4 + [0.9], "up", "items_per_sec"))   # p 12/32
-        b = fam.add(br.Cell([1.1] * 5, "up", "items_per_sec"))           # p 2/32
-        c = fam.add(br.Cell([1.1] * 5, "up", "items_per_sec"))
+        a = fam.add(br.Cell([1.1] * 4 + [0.9], "up", "items_per_sec", primary=True))   # p 12/32
+        b = fam.add(br.Cell([1.1] * 5, "up", "items_per_sec", primary=True))           # p 2/32
+        c = fam.add(br.Cell([1.1] * 5, "up", "items_per_sec", primary=True))
         fam.holm(alpha=Fraction(1, 5))
         # 3 * 2/32 = 0.1875 <= 0.2: b and c (tied) both go; a: 0.375 > 0.2
         self.assertEqual([x.rejected for x in (a, b, c)], [False, True, True])
@@ -225,7 +225,7 @@ class SignTestHolm(unittest.TestCase):
                 n = rng.randint(1, 16)
                 shift = rng.choice([0.0, 0.05, 0.2, -0.2])
                 cells.append(fam.add(br.Cell([rng.gauss(1 + shift, 0.1) for _ in range(n)],
-                                             rng.choice(["up", "down"]), "items_per_sec")))
+                                             rng.choice(["up", "down"]), "items_per_sec", primary=True)))
             fam.holm()
             ranked = sorted(cells, key=lambda c: c.p)
             going = True
@@ -240,14 +240,56 @@ class SignTestHolm(unittest.TestCase):
     def test_same_bounds(self):
         fam = br.Family()
         ins = fam.add(br.Cell([1.0, 0.9, 1.1, 1.2, 0.8, 1.05, 0.95, 1.0], "same",
-                              "items_per_sec"))
-        out = fam.add(br.Cell([0.5] * 8, "same", "items_per_sec"))
+                              "items_per_sec", primary=True))
+        out = fam.add(br.Cell([0.5] * 8, "same", "items_per_sec", primary=True))
         fam.holm()
         self.assertEqual(ins.word(), "reproduced (no change)")
         self.assertEqual(out.word(), "contradicted (slower)")
         lo, hi = br.SAME_BOUNDS
         self.assertTrue(lo <= ins.fw.lo and ins.fw.hi <= hi)
         self.assertTrue(out.fw.hi < lo)
+
+
+    def test_secondary(self):
+        """A secondary cell is read on its own at 95%, whatever the primary
+        family: 7 ratios above 1.0 (p 2/128) are reproduced, and Holm's m
+        counts the primary cells only."""
+        fam = br.Family()
+        prim = [fam.add(br.Cell([1.1] * 7, "up", "items_per_sec", primary=True))
+                for _ in range(4)]
+        sec = fam.add(br.Cell([1.1] * 7, "up", "items_per_sec"))
+        sec6 = fam.add(br.Cell([1.1] * 5 + [0.9], "up", "items_per_sec"))
+        fam.holm()
+        self.assertEqual(fam.m, 4)
+        # 4 primary cells: the first level, 98.75%, takes 8 pairs
+        self.assertEqual([c.word() for c in prim], ["not shown (n<8)"] * 4)
+        self.assertEqual(sec.word(), "reproduced (faster; secondary)")
+        self.assertEqual(sec.level, 1 - br.ALPHA)
+        self.assertEqual(sec.holm_text(), "secondary: p 0.016; >=95%: [1.10-1.10], 98.4%")
+        # 6 pairs, one below 1.0: p 14/64
+        self.assertEqual(sec6.word(), "not shown (secondary)")
+        s = fam.summary()
+        self.assertIn("over the 4 primary verdict cells", s)
+        self.assertIn("The other 2 cells with data are secondary", s)
+        self.assertIn("(1 reproduced or contradicted; 6 to 7 pairs)", s)
+
+    def test_nine_primary(self):
+        """The report's primary family, 9 cells (one per claim row): Holm's
+        first level is 99.44%, which 9 pairs reach and 8 do not."""
+        fam = br.Family()
+        for _ in range(9):
+            fam.add(br.Cell([1.1] * 9, "up", "items_per_sec", primary=True))
+        fam.holm()
+        self.assertEqual(br.min_pairs(fam.first_level()), 9)
+        self.assertTrue(all(c.rejected for c in fam.cells))
+        fam = br.Family()
+        for _ in range(9):
+            fam.add(br.Cell([1.1] * 8, "up", "items_per_sec", primary=True))
+        fam.holm()
+        self.assertEqual({c.word() for c in fam.cells}, {"not shown (n<9)"})
+        self.assertEqual(sum(bool(c.get("primary")) for cl in br.CLAIMS
+                             for c in cl.get("cases", [])) +
+                         sum(1 for cl in br.CLAIMS if cl.get("primary")), 9)
 
 
 class Fixtures(Scratch):
@@ -262,25 +304,26 @@ class Fixtures(Scratch):
 
     def test_holm_twelve(self):
         s = self.report("s1-holm")
-        self.assertIn("Holm's step-down method over the 8 verdict cells", s)
-        self.assertIn("7 of them reproduced or contradicted", s)
-        self.assertIn("the first cell's is 99.375%, which takes at least 9 pairs", s)
-        r = self.row(s, "cache", "v5 +10.8% / -9.8%")
-        self.assertIn("| +24.9% / -41.9% |", r)
-        self.assertIn("| 1.07x [1.04-1.11], 96.1% | p 0.004; >=99.375%: [1.02-1.13], 99.95% "
-                      "| reproduced (faster), 1.07x against 1.108x claimed |", r)
-        self.assertIn("| 0.90x [0.86-0.93], 96.1% | p 0.004; >=99.375%: [0.84-0.95], 99.95% "
-                      "| reproduced (lower), 0.90x against 0.902x claimed |", r)
+        self.assertIn("Holm's step-down method over the 2 primary verdict cells", s)
+        self.assertIn("1 of them reproduced or contradicted", s)
+        self.assertIn("the first cell's is 97.5%, which takes at least 7 pairs", s)
+        self.assertIn("The other 6 cells with data are secondary", s)
+        r = self.row(s, "system", "v5 +10.7% / -10.0%")
+        self.assertIn("| +24.7% / -37.5% |", r)
+        self.assertIn("| 1.07x [1.04-1.11], 96.1% | p 0.00098; >=97.5%: [1.03-1.12], 99.4% "
+                      "| reproduced (faster), 1.07x against 1.107x claimed |", r)
+        self.assertIn("| 0.90x [0.86-0.93], 96.1% | secondary: p 0.00049; >=95%: [0.86-0.93], "
+                      "96.1% | reproduced (lower; secondary), 0.90x against 0.900x claimed |", r)
         r = self.row(s, "cpu", "v5 -2.6% / +3.5% (no change)")
-        self.assertIn("reproduced (no change), 1.00x against 0.974x claimed", r)
-        self.assertIn("reproduced (no change), 1.00x against 1.035x claimed", r)
-        r = self.row(s, "cache", "v3 +34.7% / -30.1%; v5 +10.8% / -9.8%: 1.216x / 0.775x")
+        self.assertIn("reproduced (no change; secondary), 1.00x against 0.974x claimed", r)
+        self.assertIn("reproduced (no change; secondary), 1.00x against 1.035x claimed", r)
+        r = self.row(s, "system", "v3 +17.2% / -21.1%; v5 +10.7% / -10.0%: 1.059x / 0.877x")
         self.assertIn("| 1.00x [0.96-1.04]~, 96.1% | p 1; >=95%: [0.96-1.04]~, 96.1% "
-                      "| not shown, 1.00x against 1.216x claimed |", r)
-        self.assertIn("contradicted (higher), 1.07x against 0.775x claimed", r)
+                      "| not shown, 1.00x against 1.059x claimed |", r)
+        self.assertIn("contradicted (higher; secondary), 1.07x against 0.877x claimed", r)
         r = self.row(s, "cpu", "v3 +17.9% / -13.6%; v5 -2.6% / +3.5%: 1.210x / 0.835x")
-        self.assertIn("reproduced (faster), 1.22x against 1.210x claimed", r)
-        self.assertIn("reproduced (lower), 0.89x against 0.835x claimed", r)
+        self.assertIn("reproduced (faster; secondary), 1.22x against 1.210x claimed", r)
+        self.assertIn("reproduced (lower; secondary), 0.89x against 0.835x claimed", r)
         self.assertIn("Verdict A2: reproduced (4 reproduced, 0 contradicted, 0 not shown of 4)",
                       s)
         self.assertIn("Verdict A2-wakeq: mixed (2 reproduced, 1 contradicted, 1 not shown of 4)",
@@ -289,26 +332,31 @@ class Fixtures(Scratch):
 
     def test_seven(self):
         s = self.report("s1-seven")
-        self.assertIn("over the 4 verdict cells", s)
-        self.assertIn("the first cell's is 98.75%, which takes at least 8 pairs", s)
-        r = self.row(s, "cache", "v5 +10.8% / -9.8%")
-        self.assertIn("| 1.06x [1.02-1.12], 98.4% | p 0.062; >=98.75%: not shown (n<8) "
-                      "| not shown (n<8), 1.06x against 1.108x claimed |", r)
+        self.assertIn("over the 2 primary verdict cells", s)
+        self.assertIn("the first cell's is 97.5%, which takes at least 7 pairs", s)
+        r = self.row(s, "system", "v5 +10.7% / -10.0%")
+        self.assertIn("| 1.06x [1.02-1.12], 98.4% | p 0.031; >=97.5%: [1.02-1.12], 98.4% "
+                      "| reproduced (faster), 1.06x against 1.107x claimed |", r)
+        self.assertIn("| secondary: p 0.016; >=95%: [0.89-0.98], 98.4% "
+                      "| reproduced (lower; secondary), 0.94x against 0.900x claimed |", r)
         # the table's cell: the interval on its own
-        r = self.row(s, "enq", "2", "unbound", "cache", "wake=pick")
+        r = self.row(s, "enq", "2", "unbound", "system", "wake=pick")
         self.assertIn("| 1.06x [1.02-1.12], 98.4% |", r)
 
     def test_three(self):
         s = self.report("s1-three")
-        r = self.row(s, "cache", "v5 +10.8% / -9.8%")
+        r = self.row(s, "system", "v5 +10.7% / -10.0%")
         self.assertIn("| 1.06x, not shown (n<6) |", r)
-        self.assertIn("| not shown (n<6), 1.06x against 1.108x claimed |", r)
+        self.assertIn("| p 0.500; >=97.5%: not shown (n<7) "
+                      "| not shown (n<6), 1.06x against 1.107x claimed |", r)
+        self.assertIn("| not shown (n<6; secondary), 0.94x against 0.900x claimed |", r)
 
     def test_flush_headline_fidelity(self):
         s = self.report("flush")
-        self.assertIn("over the 8 verdict cells", s)
+        self.assertIn("over the 7 primary verdict cells", s)
+        self.assertIn("the first cell's is 99.286%, which takes at least 9 pairs", s)
         r = self.row(s, "percpu", "flushes_per_sec higher", "15.3k -> 660.0k")
-        self.assertIn("| 44.00x [40.00-48.00], 98.4% | p 0.125; >=99.375%: not shown (n<9) |",
+        self.assertIn("| 44.00x [40.00-48.00], 98.4% | p 0.109; >=99.286%: not shown (n<9) |",
                       r)
         self.assertIn("| 192 -> 0 |", r)
         self.assertIn("not shown (n<9), 44.00x against 105x claimed", r)
@@ -317,9 +365,63 @@ class Fixtures(Scratch):
         self.assertIn("## Headline on 7.3", s)
         r = self.row(s, "B1", "S4a percpu", "flushes_per_sec unchanged", "flush=coalesce")
         self.assertIn("| 1.00x [0.97-1.03]~, 98.4% |", r)
-        self.assertIn("1.00x against no change claimed", r)
+        self.assertIn("| secondary: p 0.016; >=95%: [0.97-1.03]~, 98.4% |", r)
+        self.assertIn("reproduced (no change; secondary), 1.00x against no change claimed", r)
         r = self.row(s, "7.3", "192", "S4a unbound", "flushes_per_sec", "flush=coalesce")
         self.assertIn("| 1.00x [0.97-1.03]~, 98.4% |", r)
+
+    def test_flush_claims(self):
+        """B2, B3, B4 and C1 from the fixture's S4b, S4c, S5 and S6."""
+        s = self.report("flush")
+        r = self.row(s, "percpu", "flushes_per_sec higher", "30.3k -> 45.0k")
+        self.assertIn("| 1.50x [1.35-1.65], 98.4% | p 0.109; >=99.286%: not shown (n<9) |", r)
+        r = self.row(s, "unbound", "flushes_per_sec lower")
+        self.assertIn("not shown (n<9), 0.81x against 0.800-0.850x claimed", r)
+        r = self.row(s, "percpu", "flushes_per_sec unchanged")
+        self.assertIn("reproduced (no change; secondary)", r)
+        r = self.row(s, "flush=active", "flush_p50_ns lower")
+        self.assertIn("| 0.67x [0.61-0.74], 98.4% |", r)
+        self.assertIn("Verdict B3: partly reproduced (3 reproduced, 0 contradicted, 1 not shown "
+                      "of 4)", s)
+
+    def test_mutex_wait(self):
+        """The flush-mutex wait: S4b, S5 and S6 rows, C1's column, B2's,
+        B4's and C1's notes, kwq's beside fwq's."""
+        s = self.report("flush")
+        r = self.row(s, "flush=coalesce", "flushes_per_sec higher")
+        self.assertIn("| p50 8000 -> 5333, p99 90.0k -> 60.0k, share 0.20 -> 0.13 |", r)
+        self.assertIn("- percpu flush-mutex wait, base -> flush=active -> kwq: p50 8000 -> 5333 "
+                      "-> 8000, p99 90.0k -> 60.0k -> 90.0k, share 0.20 -> 0.13 -> 0.20", s)
+        self.assertIn("- S6 flush-mutex wait, flush=coalesce -> kwq: p50 5333 -> 8000", s)
+        self.assertIn("mutex wait p50 ns", s)
+
+    def test_counts(self):
+        """The counts beside the timing: B1's, B2's, the headline's with a
+        disagreement flagged, and the fidelity rows' with the share within
+        0.90-1.10."""
+        s = self.report("flush")
+        r = self.row(s, "percpu", "flushes_per_sec higher", "15.3k -> 660.0k")
+        self.assertIn("| insns 10000 -> 400 (0.040x), mem 3500 -> 180 (0.051x) |", r)
+        r = self.row(s, "percpu", "flushes_per_sec higher", "30.3k -> 45.0k")
+        self.assertIn("| insns 8000 -> 9000 (1.125x), mem 3000 -> 2900 (0.967x) |", r)
+        # not rejected: no flag, whatever the counts say
+        self.assertNotIn("DISAGREE", r)
+        r = self.row(s, "B1", "S4a percpu", "flushes_per_sec higher", "flush=active")
+        self.assertIn("| insns 10740 -> 12000 (1.117x), mem 3638 -> 3000 (0.825x) |", r)
+        self.assertIn("reproduced (faster; secondary), 29.33x against 105x claimed; TIMING AND "
+                      "COUNT DISAGREE (instructions 1.117x) |", r)
+        r = self.row(s, "B1", "S4a unbound", "flushes_per_sec higher", "flush=active")
+        self.assertNotIn("DISAGREE", r)
+        r = self.row(s, "flush=coalesce", "flushes_per_sec higher")
+        self.assertIn("| insns 8000 -> 7900 (0.988x), mem 3000 -> 2950 (0.983x) |", r)
+        r = self.row(s, "B3".replace("B3", "unbound"), "flushes_per_sec lower")
+        self.assertIn("| not counted |", r)
+        r = self.row(s, "7.3", "192", "S4a percpu", "flushes_per_sec", "flush=coalesce")
+        self.assertIn("| 9624, 10740, 0.896x | 3470, 3638, 0.954x | 60, 41 |", r)
+        self.assertIn("Counts: 0 of 2 counted paths within 0.90-1.10 of kwq's", s)
+        # without icount.jsonl, no count column at all
+        s = self.report("s1-seven")
+        self.assertNotIn("count per op", s)
 
     def test_baseline_from_results(self):
         s = self.report("baseline")
@@ -333,6 +435,22 @@ class Fixtures(Scratch):
                                       if x]),
                          fixtures.BASE)
 
+    def test_run_time(self):
+        """timing.txt's boots in summary.md's "Where the time went"."""
+        d = self.fixture("s1-seven")
+        with open(os.path.join(d, "timing.txt"), "w") as f:
+            f.write("enq runs=238 wall_s=301 suite_start_s=12.5 suite_s=270.1\n"
+                    "count:p8 phases=30 wall_s=75\n")
+        rc, out, err = run_report(d)
+        self.assertEqual(rc, 0, err)
+        with open(os.path.join(d, "summary.md")) as f:
+            s = f.read()
+        self.assertIn("376 s in the boots in all", s)
+        r = self.row(s, "enq", "238")
+        self.assertIn("| 301 | 12.5 | 270.1 |", r)
+        r = self.row(s, "count:p8", "30")
+        self.assertIn("| 75 | - | - |", r)
+
     def test_compare(self):
         a, b = self.fixture("s1-seven"), os.path.join(self.tmp, "again")
         shutil.copytree(a, b)
@@ -341,6 +459,69 @@ class Fixtures(Scratch):
         self.assertEqual(rc, 0, err)
         self.assertIn("1.06x [1.02-1.12], 98.4%", stdout)
         self.assertTrue(os.path.exists(os.path.join(out, "repeatability.md")))
+        # the verdicts, cell by cell: the same in both copies
+        self.assertIn("4 of 4 verdict cells (the claims' and the headline rows') give the "
+                      "same verdict in every run", stdout)
+        self.assertIn("| A2 system items_per_sec | reproduced (faster) | reproduced (faster) "
+                      "| yes |", re.sub(r" +\|", " |", stdout))
+
+
+def host_fixture(name):
+    """The runs of slow-host fixture fixtures/host-NAME (record_probes.py),
+    None if it is not recorded."""
+    path = os.path.join(HERE, "fixtures", f"host-{name}", "probes.jsonl")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+class HostProbe(unittest.TestCase):
+    """The slow-host rule (bench_report.probe_slow(), bench/bench.h's
+    bench_probe_slow()) on synthetic probes and on probes recorded on an
+    idle and on a loaded host: at most 10% of the idle runs slow, at least
+    half of the loaded ones, and fwq_bench's own "slow" the same as the
+    rule's on every recorded run. Deterministic: it reads recorded figures,
+    times nothing."""
+
+    def probe(self, stolen, window=None):
+        window = window or [2000] * len(stolen)
+        return {"cpus": list(range(len(stolen))), "pass_mns": [60000] * len(stolen),
+                "window_us": window, "stolen_us": stolen, "max_gap_us": stolen}
+
+    def test_rule(self):
+        self.assertFalse(br.probe_slow(self.probe([0, 0])))
+        self.assertFalse(br.probe_slow(self.probe([499, 0])))
+        # 250 permille of the window, on one CPU, is slow
+        self.assertTrue(br.probe_slow(self.probe([0, 500])))
+        self.assertTrue(br.probe_slow(self.probe([0, 2500], [2000, 4500])))
+        self.assertFalse(br.probe_slow(self.probe([0, 1000], [2000, 4001])))
+        h = {"probe_before": self.probe([0, 0]), "probe_after": self.probe([600, 0])}
+        self.assertTrue(br.run_slow(h))
+        h["probe_after"] = self.probe([0, 0])
+        self.assertFalse(br.run_slow(h))
+        self.assertIsNone(br.run_slow({"slow": 1}))
+
+    def check(self, name, lo, hi):
+        runs = host_fixture(name)
+        if runs is None:
+            self.skipTest(f"fixtures/host-{name} not recorded (record_probes.py)")
+        slow = [br.run_slow(r["host"]) for r in runs]
+        self.assertNotIn(None, slow)
+        # fwq_bench decided the same, run by run
+        self.assertEqual([bool(r["host"]["slow"]) for r in runs], slow)
+        share = sum(slow) / len(slow)
+        print(f"# slow host: {name}: {sum(slow)} of {len(slow)} runs slow "
+              f"({100 * share:.1f}%)", file=sys.stderr)
+        self.assertGreaterEqual(share, lo)
+        self.assertLessEqual(share, hi)
+        return runs
+
+    def test_idle(self):
+        self.check("idle", 0.0, 0.10)
+
+    def test_loaded(self):
+        self.check("loaded", 0.50, 1.0)
 
 
 class BadInput(Scratch):
@@ -433,6 +614,22 @@ class BadInput(Scratch):
         self.assertEqual(rc, 2)
         self.assertEqual(len(err.splitlines()), 1, err)
         self.assertNotIn("Traceback", err)
+
+    def test_bad_counts(self):
+        d = self.fixture("flush")
+        with open(os.path.join(d, "icount.jsonl"), "a") as f:
+            f.write('{"schema": "fwq_icount/1", "label": "p8", "op": "kick"')
+        rc, out, err = run_report(d)
+        self.assertEqual(rc, 2, err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertRegex(err, r"icount\.jsonl:\d+: not a whole JSON object")
+        with open(os.path.join(d, "icount.jsonl"), "w") as f:
+            f.write('{"schema": "fwq_icount/1", "label": "p8", "op": "kick", "type": "unbound", '
+                    '"scope": "cache", "target": "kwq", "variant": "kernel", "insns": 5}\n')
+        rc, out, err = run_report(d)
+        self.assertEqual(rc, 2, err)
+        self.assertRegex(err, r"icount\.jsonl:1: \"insns\" is not a median, min and max$")
 
     def test_usage(self):
         for args in ([], ["a", "b"], ["--bogus"], ["--compare", "o", "a"]):
