@@ -34,6 +34,7 @@
 
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -146,23 +147,32 @@ static void icount_flush(struct workqueue_struct *kw, struct fwq_workqueue *fw)
 }
 
 /*
- * A short sleep, paused: the worker that ran the last item goes to sleep
- * before the next operation, which then finds it as the first one did.
+ * A short sleep, while paused: the worker that ran the last item goes to
+ * sleep before the next operation, which then finds it as the first one
+ * did.
  */
 static void icount_settle(void)
 {
-	icount_pause();
 	usleep_range(200, 300);
 }
 
+/*
+ * @o @n times between two markers. A kick, a qflush and an s5 count only
+ * the operation itself, each one segment from a resume to a pause (the
+ * plugin keeps every segment's count, and the report their median); the
+ * waits and sleeps between them are paused.
+ */
 static void icount_loop(enum icount_op o, struct workqueue_struct *kw,
 			struct fwq_workqueue *fw, struct icount_item *items)
 {
+	bool seg = o == OP_KICK || o == OP_QFLUSH || o == OP_S5;
 	unsigned int i;
 
 	if (o == OP_QUEUE)
 		preempt_disable();
 	icount_mark();
+	if (seg)
+		icount_pause();
 	for (i = 0; i < n; i++) {
 		switch (o) {
 		case OP_FLUSH:
@@ -180,7 +190,6 @@ static void icount_loop(enum icount_op o, struct workqueue_struct *kw,
 			icount_pause();
 			preempt_enable();
 			wait_for_completion(&icount_done);
-			icount_resume();
 			break;
 		case OP_QFLUSH:
 		case OP_S5:
@@ -188,14 +197,47 @@ static void icount_loop(enum icount_op o, struct workqueue_struct *kw,
 			icount_resume();
 			icount_queue(kw, fw, &items[0]);
 			icount_flush(kw, fw);
+			icount_pause();
 			break;
 		default:
 			break;
 		}
 	}
+	if (seg)
+		icount_resume();
 	icount_mark();
 	if (o == OP_QUEUE)
 		preempt_enable();
+}
+
+/*
+ * " entry=ADDR/SIZE": where the flush function itself lies, the kernel's
+ * __flush_workqueue() or fwq_flush_workqueue(), whose own instructions
+ * are a flush's entry (bench/README.md, "Counts"); its size from
+ * sprint_symbol()'s "name+0x0/0xSIZE", so that the host needs no kallsyms
+ */
+static void icount_entry(struct workqueue_struct *kw, char *buf, size_t len)
+{
+	unsigned long addr = kw ? (unsigned long)__flush_workqueue :
+				  (unsigned long)fwq_flush_workqueue;
+	char sym[KSYM_SYMBOL_LEN], hex[20];
+	unsigned long size;
+	const char *p;
+	size_t n;
+
+	buf[0] = '\0';
+	sprint_symbol(sym, addr);
+	p = strstr(sym, "+0x0/0x");
+	if (!p)
+		return;
+	p += strlen("+0x0/0x");
+	n = strspn(p, "0123456789abcdef");
+	if (!n || n >= sizeof(hex))
+		return;
+	memcpy(hex, p, n);
+	hex[n] = '\0';
+	if (!kstrtoul(hex, 16, &size))
+		snprintf(buf, len, " entry=%lx/%lx", addr, size);
 }
 
 static int __init fwq_icount_init(void)
@@ -208,6 +250,7 @@ static int __init fwq_icount_init(void)
 	unsigned int kflags = 0, fflags = 0;
 	struct icount_item *items;
 	struct fwq_variant v;
+	char entry[64];
 	int ret;
 
 	if (strcmp(scope, "default")) {
@@ -274,9 +317,11 @@ static int __init fwq_icount_init(void)
 	icount_loop(o, kw, fw, items);
 	icount_flush(kw, fw);
 
-	pr_info("phase target=%s variant=%s op=%s type=%s scope=%s n=%u cpu=%u\n",
+	icount_entry(kw, entry, sizeof(entry));
+	pr_info("phase target=%s variant=%s op=%s type=%s scope=%s n=%u cpu=%u%s\n",
 		kwq ? "kwq" : "fwq", kwq ? "-" : variant, op,
-		unbound ? "unbound" : "percpu", scope, n, cpu);
+		unbound ? "unbound" : "percpu", scope, n, cpu,
+		o == OP_FLUSH ? entry : "");
 	ret = 0;
 out_destroy:
 	if (kw)

@@ -34,7 +34,12 @@
  * of a kick, not the wait for the item to run): "xchg %cx,%cx" (66 87 c9)
  * pauses, "xchg %dx,%dx" (66 87 d2) resumes. What the vCPU executes while
  * paused is taken off every count of the pair around it (not off the
- * pages of pages=on).
+ * pages of pages=on). Each span from a resume to the next pause is a
+ * segment, one operation where the guest brackets each so; the phase
+ * line gives their number and the median and quartiles of their
+ * instructions and memory accesses ("segs", "seg_insns", "seg_mem"):
+ * what the vCPU ran for other tasks in an operation's span (a timer, a
+ * kthread scheduled while it slept) moves the mean, seldom the median.
  *
  * With pages=on, also the distinct guest pages (virtual, 4 KiB) that the
  * vCPU touched between the two markers: "loop_dpages", the pages its
@@ -66,10 +71,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 /* the TCG events counted beside the instructions; names for the output */
 enum icount_ev {
 	EV_TBS, EV_IRQ_ON, EV_IRQ_OFF, EV_LOCKED, EV_INDIRECT, EV_XPAGE,
-	EV_SERIAL, EV_MEM, EV_NR
+	EV_SERIAL, EV_MEM, EV_INSNS, EV_NR
 };
 
-static const char * const ev_names[EV_NR] = {
+/* the phase line's events; EV_INSNS, all instructions, is the segments' */
+#define EV_SHOWN	EV_INSNS
+
+static const char * const ev_names[EV_SHOWN] = {
 	"tbs", "irq_on", "irq_off", "locked", "indirect", "xpage", "serial",
 	"mem",
 };
@@ -95,9 +103,15 @@ struct icount_pause {
 	uint64_t *excl;			/* [2 * SLOTS + EV_NR] */
 	uint64_t *pz;			/* [2 * SLOTS + EV_NR] */
 	bool paused;
+	bool open;			/* a segment began at a resume */
+	uint64_t seg0[2];		/* its instructions and memory accesses */
+	uint64_t *seg;			/* the segments so far: insns, mem pairs */
+	unsigned int nseg, capseg;
 };
 
 struct icount_mark {
+	uint64_t *seg;			/* the segments since the last marker */
+	unsigned int nseg;
 	unsigned int vcpu;
 	uint64_t *snap;			/* the vCPU's slots at the marker */
 	uint64_t ev[EV_NR];		/* and its event counters */
@@ -199,6 +213,23 @@ static void copy_slots(uint64_t *to, const uint64_t *from, uint32_t n)
 	memcpy(to + ICOUNT_SLOTS, from + ICOUNT_SLOTS, sizeof(uint64_t) * n);
 }
 
+/* one counted segment, resume to pause: an operation's own count */
+static void seg_add(struct icount_pause *p, uint64_t insns, uint64_t mem)
+{
+	if (p->nseg == p->capseg) {
+		unsigned int cap = p->capseg ? 2 * p->capseg : 256;
+		uint64_t *n = realloc(p->seg, sizeof(uint64_t) * 2 * cap);
+
+		if (!n)
+			return;
+		p->seg = n;
+		p->capseg = cap;
+	}
+	p->seg[2 * p->nseg] = insns;
+	p->seg[2 * p->nseg + 1] = mem;
+	p->nseg++;
+}
+
 /* udata: 0 pause, 1 resume */
 static void on_pause(unsigned int vcpu, void *udata)
 {
@@ -227,6 +258,9 @@ static void on_pause(unsigned int vcpu, void *udata)
 	if (!udata) {
 		if (p->paused)
 			return;
+		if (p->open)
+			seg_add(p, ev[EV_INSNS] - p->seg0[0], ev[EV_MEM] - p->seg0[1]);
+		p->open = false;
 		copy_slots(z, cur, n);
 		memcpy(z + 2 * ICOUNT_SLOTS, ev, sizeof(uint64_t) * EV_NR);
 		p->paused = true;
@@ -243,6 +277,9 @@ static void on_pause(unsigned int vcpu, void *udata)
 	for (s = 0; s < EV_NR; s++)
 		x[2 * ICOUNT_SLOTS + s] += ev[s] - z[2 * ICOUNT_SLOTS + s];
 	p->paused = false;
+	p->open = true;
+	p->seg0[0] = ev[EV_INSNS];
+	p->seg0[1] = ev[EV_MEM];
 }
 
 static void on_mark(unsigned int vcpu, void *udata)
@@ -275,6 +312,12 @@ static void on_mark(unsigned int vcpu, void *udata)
 						     cset[vcpu].full;
 		}
 		memcpy(marks[nr_marks].ev, ev, sizeof(ev));
+		if (p) {
+			marks[nr_marks].seg = p->seg;
+			marks[nr_marks].nseg = p->nseg;
+			p->seg = NULL;
+			p->nseg = p->capseg = 0;
+		}
 		marks[nr_marks++].snap = snap;
 		snap = NULL;
 	}
@@ -394,6 +437,8 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		QEMU_PLUGIN_INLINE_ADD_U64, slot, n);
 	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
 		QEMU_PLUGIN_INLINE_ADD_U64, ev_entry(EV_TBS), 1);
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
+		QEMU_PLUGIN_INLINE_ADD_U64, ev_entry(EV_INSNS), n);
 	if (pages_on)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_page,
 			QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)(tb_pc >> 12));
@@ -443,6 +488,38 @@ static int by_count(const void *a, const void *b)
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The segments of a marker pair: how many, and the median and quartiles
+ * of their instructions and memory accesses, "segs=N seg_insns=MEDIAN
+ * seg_insns_q1=.. seg_insns_q3=.. seg_mem=..".
+ */
+static void write_segs(FILE *f, const struct icount_mark *b)
+{
+	uint64_t *v = malloc(sizeof(uint64_t) * b->nseg);
+	unsigned int i, k, n = b->nseg;
+
+	if (!v)
+		return;
+	fprintf(f, " segs=%u", n);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n; i++)
+			v[i] = b->seg[2 * i + k];
+		qsort(v, n, sizeof(*v), by_u64);
+		fprintf(f, " seg_%s=%" PRIu64 " seg_%s_q1=%" PRIu64
+			" seg_%s_q3=%" PRIu64, k ? "mem" : "insns", v[n / 2],
+			k ? "mem" : "insns", v[n / 4], k ? "mem" : "insns",
+			v[3 * n / 4]);
+	}
+	free(v);
+}
+
 static void write_phase(FILE *f, unsigned int phase,
 			const struct icount_mark *a,
 			const struct icount_mark *b)
@@ -466,8 +543,10 @@ static void write_phase(FILE *f, unsigned int phase,
 	qsort(top, n, sizeof(*top), by_count);
 	fprintf(f, "phase %u vcpu %u insns %" PRIu64 " blocks %u", phase,
 		a->vcpu, total, n);
-	for (s = 0; s < EV_NR; s++)
+	for (s = 0; s < EV_SHOWN; s++)
 		fprintf(f, " %s=%" PRIu64, ev_names[s], b->ev[s] - a->ev[s]);
+	if (b->nseg)
+		write_segs(f, b);
 	/* the pages since a's marker, which emptied the sets */
 	if (pages_on)
 		fprintf(f, " loop_dpages=%u loop_cpages=%u%s", b->dpages,

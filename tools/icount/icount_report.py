@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """icount_report.py [--equal VARIANT] [--top N] [--jsonl FILE --label L]
-ICOUNT.TXT RESULTS.TXT: the report of make icount (scripts/icount.sh). Pairs the plugin's phases (tools/icount/
-fwq-icount.c) with the guest's "icount phase ..." lines in order, turns
+ICOUNT.TXT RESULTS.TXT: the report of make icount (scripts/icount.sh).
+Pairs the plugin's phases (tools/icount/fwq-icount.c) with the guest's
+"icount phase ..." lines in order, turns
 the blocks' addresses into functions with the guest's own kallsyms (in
-RESULTS.TXT), and prints guest instructions per operation: one table per
+RESULTS.TXT), and prints guest instructions per operation (the median
+operation's where the loop brackets each one, a kick's queue call or a
+queue and flush, else the loop's mean): one table per
 operation and workqueue type (median over the repetitions, the ratio to
 the kernel's own workqueue), then for the fwq variant that copies the
 booted kernel's design (--equal, from FWQ_K_DESIGN in scripts/kernels/)
@@ -15,11 +18,13 @@ type and target to FILE, labelled L, for make bench (bench/bench.sh,
 bench/bench_report.py): the medians of instructions and memory accesses
 per operation with their min and max, the events, and for a flush the
 instructions of the flush function itself ("entry": __flush_workqueue(),
-fwq_flush_workqueue(), without the walk and what they call)."""
-import json
+fwq_flush_workqueue(), without the walk and what they call: the blocks in
+the span "entry=ADDR/SIZE" of the guest's phase line gives, else those
+the guest's kallsyms name)."""
 import base64
 import bisect
 import gzip
+import json
 import re
 import statistics
 import sys
@@ -31,6 +36,10 @@ EVENTS = ["tbs", "irq_on", "irq_off", "locked", "indirect", "xpage", "serial",
           "mem"]
 # its counts of a whole loop, not divided by the operations (pages=on)
 LOOP = ["loop_dpages", "loop_cpages"]
+# the segments' (one an operation, where the guest brackets each with the
+# plugin's resume and pause markers): their number, and the medians of
+# their instructions and memory accesses
+SEGS = ["segs", "seg_insns", "seg_mem"]
 
 
 def read_icount(path):
@@ -43,6 +52,7 @@ def read_icount(path):
                 cur = {"insns": int(w[5]), "blocks": {},
                        "ev": {k: int(v) for k, v in ev.items() if k in EVENTS},
                        "loop": {k: int(v) for k, v in ev.items() if k in LOOP},
+                       "seg": {k: int(v) for k, v in ev.items() if k in SEGS},
                        "full": "pages_full" in ev}
                 phases.append(cur)
             elif cur is not None and len(w) in (2, 3):
@@ -99,7 +109,7 @@ def median_rows(names, table, optyp, keys, fmt):
 ENTRY = ("__flush_workqueue", "fwq_flush_workqueue [fwq]")
 
 
-def write_jsonl(path, label, runs, evs, funcs, mfuncs):
+def write_jsonl(path, label, runs, evs, funcs, mfuncs, entries):
     """One JSON object per (op, type, target) to path (appended)."""
     def mm(v):
         return {"median": round(statistics.median(v), 1), "min": round(min(v), 1),
@@ -116,7 +126,10 @@ def write_jsonl(path, label, runs, evs, funcs, mfuncs):
             if "mem" in evs[key]:
                 obj["mem"] = mm(evs[key]["mem"])
             obj["events"] = {e: round(statistics.median(v), 2) for e, v in evs[key].items()}
-            if op == "flush":
+            if op == "flush" and entries[key]["insns"]:
+                obj["entry_insns"] = round(statistics.median(entries[key]["insns"]), 1)
+                obj["entry_mem"] = round(statistics.median(entries[key]["mem"]), 1)
+            elif op == "flush":
                 for fn in ENTRY:
                     if fn in funcs[key]:
                         obj["entry_insns"] = round(statistics.median(funcs[key][fn]), 1)
@@ -159,6 +172,7 @@ def main(argv):
     evs = defaultdict(lambda: defaultdict(list))
     loops = defaultdict(lambda: defaultdict(list))
     full = set()
+    entries = defaultdict(lambda: defaultdict(list))
     funcs = defaultdict(lambda: defaultdict(list))
     mfuncs = defaultdict(lambda: defaultdict(list))
     have_mem = False
@@ -167,13 +181,23 @@ def main(argv):
         sc = lab.get("scope", "default")
         key = (lab["op"], lab["type"] + (f" scope={sc}" if sc != "default" else ""),
                "kwq" if lab["target"] == "kwq" else lab["variant"])
-        runs[key].append(ph["insns"] / n)
+        # an operation's count: the median segment where the loop has one
+        # an operation, else the loop's mean
+        seg = ph["seg"] if ph["seg"].get("segs") else None
+        runs[key].append(seg["seg_insns"] if seg else ph["insns"] / n)
         for e, c in ph["ev"].items():
-            evs[key][e].append(c / n)
+            evs[key][e].append(seg["seg_mem"] if seg and e == "mem" else c / n)
         for e, c in ph["loop"].items():
             loops[key][e].append(c)
         if ph["full"]:
             full.add(key)
+        # the flush function's own blocks, where the guest said where it lies
+        if "entry" in lab:
+            a, _, z = lab["entry"].partition("/")
+            lo, hi = int(a, 16), int(a, 16) + int(z or "0", 16)
+            inside = [(c, m) for b, (c, m) in ph["blocks"].items() if lo <= b < hi]
+            entries[key]["insns"].append(sum(c for c, _ in inside) / n)
+            entries[key]["mem"].append(sum(m or 0 for _, m in inside) / n)
         per = defaultdict(int)
         mper = defaultdict(int)
         for a, (c, m) in ph["blocks"].items():
@@ -196,7 +220,7 @@ def main(argv):
     for key in runs:
         groups.setdefault(key[:2], []).append(key[2])
     if jsonl:
-        write_jsonl(jsonl, label, runs, evs, funcs, mfuncs)
+        write_jsonl(jsonl, label, runs, evs, funcs, mfuncs, entries)
     print("# Guest instructions per operation (make icount)\n")
     print("Counted by the QEMU plugin on the vCPU that runs the loop, between two "
           "markers; median over the repetitions [min-max]. Interrupts that hit "
