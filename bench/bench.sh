@@ -562,79 +562,26 @@ boot_timing() {
 # accesses per operation of every path a verdict or fidelity row times,
 # counted by the TCG plugin of tools/icount/ in boots of their own
 # (scripts/icount.sh --phases), with the timed boots' preset and possible
-# CPUs. count_phases BOOT KERNEL: the phases of count boot BOOT, lines of
-# "OP TYPE TARGET VARIANT SCOPE N" (scripts/plans/icount.plan):
-#   p8    kick (S1's queue call, an idle worker woken) in S1's scopes, each
-#         wake variant; on the other kernels also queue (S2's, the worker
-#         woken already) and the idle flush (S4a) at 8 possible CPUs
-#   p192  the idle flush (S4a), queue+flush (S4b, S6), S5's flush
-# each against kwq. The variants are the suite's (wake_variants,
-# flush_variants, S5's with the kernel's design).
-count_phases() {
-	local boot=$1 k=$2 v t sc scopes=cache design s5v
-	local def=1
-
-	[ "$k" = "$FWQ_KERNEL_DEFAULT" ] || def=0
-	[ $def = 1 ] && scopes=$(scope_names | tr '\n' ' ')
-	# the operations that run with every CPU online first, then those
-	# that wait for their item, with CPU 0 alone (scripts/plans/icount.plan)
-	case $boot in
-	p8)
-		if [ $def = 0 ]; then
-			for v in $(wake_variants); do
-				echo "queue unbound fwq $v cache 400"
-			done
-			echo "queue unbound kwq - default 400"
-			for t in percpu unbound; do
-				for v in $(flush_variants); do
-					echo "flush $t fwq $v default 400"
-				done
-				echo "flush $t kwq - default 400"
-			done
-		fi
-		for sc in $scopes; do
-			for v in $(wake_variants); do
-				echo "kick unbound fwq $v $sc 100"
-			done
-		done
-		echo "kick unbound kwq - default 100"
-		;;
-	p192)
-		for t in percpu unbound; do
-			for v in $(flush_variants); do
-				echo "flush $t fwq $v default 400"
-			done
-			echo "flush $t kwq - default 400"
-		done
-		for t in percpu unbound; do
-			for v in $(flush_variants); do
-				echo "qflush $t fwq $v default 100"
-			done
-			echo "qflush $t kwq - default 100"
-		done
-		s5v=$(flush_variants)
-		design=$(fwq_kernel_load "$k" && echo "$FWQ_K_DESIGN")
-		if [ -n "$design" ] && ! printf '%s\n' "$s5v" | grep -qx -- "$design"; then
-			s5v="$s5v $design"
-		fi
-		for v in $s5v; do
-			echo "s5 unbound fwq $v default 100"
-		done
-		echo "s5 unbound kwq - default 100"
-		;;
-	esac
-}
-
-# count_boot BOOT KERNEL: count boot BOOT of KERNEL (scripts/icount.sh),
-# its counts appended to icount.jsonl, labelled as the timed boots are
+# CPUs. count_boot BOOT KERNEL: count boot BOOT (p8, p192) of KERNEL, after
+# its timed boots: bench_report.py --count-phases says which paths, fwq
+# variants and kwq the report will read for that boot's possible CPUs
+# (scripts/plans/icount.plan runs them); none, no boot. Its counts go to
+# icount.jsonl, labelled as the timed boots are.
 count_boot() {
-	local boot=$1 k=$2 label=$1 name=$1 start
+	local boot=$1 k=$2 label=$1 name=$1 start n cpus
 	[ "$k" = "$FWQ_KERNEL_DEFAULT" ] || { label=$boot:$k; name=$boot@$k; }
 	local dir=$out/count-$name
 
 	mkdir -p "$dir"
-	count_phases "$boot" "$k" > "$dir/phases"
-	fwq_log "count boot $name: $(wc -l < "$dir/phases") phases x $count_reps"
+	cpus=$(printf '%s\n' "$counts" | tr ' ' '\n' | sed -n 's/^p//p' | tr '\n' ' ')
+	python3 "$FWQ_TOP/bench/bench_report.py" --count-phases "$out" "$label" "$cpus" \
+		> "$dir/phases" || { failed="$failed count-$name"; return; }
+	n=$(wc -l < "$dir/phases")
+	if [ "$n" = 0 ]; then
+		rm -r "$dir"
+		return
+	fi
+	fwq_log "count boot $name: $n phases x $count_reps"
 	start=$(date +%s)
 	if ! "$FWQ_TOP/scripts/icount.sh" --kernels "$k" --no-build \
 		--reps "$count_reps" --preset "$preset" --possible "${boot#p}" \
@@ -643,8 +590,7 @@ count_boot() {
 		fwq_log "count boot $name failed: $(tail -n 1 "$dir/icount.log")"
 		failed="$failed count-$name"
 	fi
-	echo "count:$label phases=$(wc -l < "$dir/phases") wall_s=$(( $(date +%s) - start ))" \
-		>> "$out/timing.txt"
+	echo "count:$label phases=$n wall_s=$(( $(date +%s) - start ))" >> "$out/timing.txt"
 }
 
 # run_dir R: the directory of suite run R

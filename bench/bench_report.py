@@ -36,7 +36,8 @@ from collections import Counter, OrderedDict, defaultdict
 from fractions import Fraction
 from functools import lru_cache
 
-USAGE = "usage: bench_report.py DIR | bench_report.py --compare OUTDIR DIR1 DIR2 [DIR...]"
+USAGE = ("usage: bench_report.py DIR | bench_report.py --compare OUTDIR DIR1 DIR2 [DIR...] | "
+         "bench_report.py --count-phases DIR LABEL BOOTS")
 
 # the variant axes, in the order a variant names them
 AXES = ("wake", "kicked_list", "flush")
@@ -1333,25 +1334,46 @@ def claims(data, fam):
 # finds it woken (queue), S4a flushes an idle workqueue (flush; its
 # "entry": the flush function's own instructions), S4b and S6 queue one
 # item and flush (qflush), S5 does that on its workqueue (s5). S1 and S2
-# are counted in the 8-possible-CPU count boot, the others in the one with
-# the timed row's possible CPUs.
+# are counted in the kernel's count boot with the most possible CPUs, the
+# others in the one with the timed row's possible CPUs.
 COUNT_OP = {"s1": "kick", "s2": "queue", "s4a": "flush", "s4b": "qflush", "s5": "s5",
             "s6": "qflush"}
 COUNT_SCHEMA = "fwq_icount/1"
+# the operations per phase (tests/icount/: op=kick, qflush and s5 sleep
+# between two, so fewer)
+COUNT_N = {"kick": 50, "queue": 400, "flush": 400, "qflush": 50, "s5": 50}
+
+
+def count_boot_cpus(label):
+    """192 of a count boot label "p192" or "p192:7.3"; None otherwise."""
+    b = label.split(":", 1)[0]
+    return int(b[1:]) if b[:1] == "p" and b[1:].isdigit() else None
 
 
 class Counts:
     """The counts of a run, by (count boot label, op, type, scope, target,
-    variant)."""
+    variant). With record=BOOTS (the count boots' possible-CPU counts) it
+    counts nothing and keeps what get() was asked for instead, the phases
+    a count boot is to run (--count-phases)."""
 
-    def __init__(self, recs=()):
+    def __init__(self, recs=(), record=None):
         self.by = {}
+        self.record = record
+        self.asked = OrderedDict()
         for r in recs:
             self.by[(r["label"], r["op"], r["type"], r["scope"], r["target"],
                      r["variant"])] = r
 
     def __bool__(self):
-        return bool(self.by)
+        return bool(self.by) or self.record is not None
+
+    def boots(self, kern):
+        """The count boots' possible CPUs of kernel kern (None: the
+        default one)."""
+        if self.record is not None:
+            return self.record
+        return sorted({count_boot_cpus(k[0]) for k in self.by
+                       if boot_kernel(k[0]) == kern} - {None})
 
     def get(self, scen, run, scope=None):
         """The count of what a timed run of scen times (a run of the
@@ -1361,13 +1383,34 @@ class Counts:
         if op is None or run is None:
             return None
         kern = boot_kernel(run["label"])
-        boot = "p8" if scen in ("s1", "s2") else f"p{run['topology']['nr_cpu_ids']}"
-        label = boot + (f":{kern}" if kern else "")
+        if scen in ("s1", "s2"):
+            ncpu = max(self.boots(kern), default=None)
+        else:
+            ncpu = run["topology"]["nr_cpu_ids"]
+        if ncpu is None:
+            return None
+        label = f"p{ncpu}" + (f":{kern}" if kern else "")
         t = "unbound" if scen in ("s1", "s2", "s5", "s6") else run["type"]
         if run["target"] == "kwq":
-            return self.by.get((label, op, t, "default", "kwq", "kernel"))
-        sc = {"s1": scope or run["scope"], "s2": "cache"}.get(scen, "default")
-        return self.by.get((label, op, t, sc, "fwq", run["variant"]))
+            key = (label, op, t, "default", "kwq", "kernel")
+        else:
+            sc = {"s1": scope or run["scope"], "s2": "cache"}.get(scen, "default")
+            key = (label, op, t, sc, "fwq", run["variant"])
+        if self.record is not None:
+            if ncpu in self.record:
+                self.asked[key] = True
+            return None
+        return self.by.get(key)
+
+    def phases(self, label):
+        """The phases count boot label is to run, as scripts/plans/icount.plan
+        reads them ("OP TYPE TARGET VARIANT SCOPE N"): those that run with
+        every CPU online first (flush, queue), then those that wait for
+        their item (kick, qflush, s5)."""
+        keys = [k for k in self.asked if k[0] == label]
+        keys.sort(key=lambda k: k[1] in ("kick", "qflush", "s5"))
+        return [f"{op} {t} {tg} {'-' if tg == 'kwq' else v} {sc} {COUNT_N[op]}"
+                for _, op, t, sc, tg, v in keys]
 
 
 def load_counts(outdir):
@@ -2178,9 +2221,35 @@ def report(outdir):
     return 0
 
 
+def count_phases(args):
+    """bench_report.py --count-phases DIR LABEL BOOTS: the phases that count
+    boot LABEL ("p192", "p8:7.3") is to run, one a line, for the cells this
+    report will read from the runs in DIR/results.jsonl so far; BOOTS: the
+    possible CPUs of the kernel's count boots ("8 192")."""
+    if len(args) != 3:
+        print(USAGE, file=sys.stderr)
+        return 2
+    outdir, label, boots = args
+    try:
+        record = [int(x) for x in boots.split()]
+    except ValueError:
+        raise ReportError(f"--count-phases: bad count boots \"{boots}\"") from None
+    data = Data(load(os.path.join(outdir, "results.jsonl")), Counts(record=record))
+    fam = Family()
+    claims(data, fam)
+    designs = load_designs(outdir)
+    headline(data, designs, fam)
+    fidelity(data, designs)
+    for line in data.counts.phases(label):
+        print(line)
+    return 0
+
+
 def main(argv):
     if len(argv) >= 1 and argv[0] == "--compare":
         run, args = compare, argv[1:]
+    elif len(argv) >= 1 and argv[0] == "--count-phases":
+        run, args = count_phases, argv[1:]
     elif len(argv) == 1 and not argv[0].startswith("-"):
         run, args = report, argv[0]
     else:

@@ -435,6 +435,35 @@ class Fixtures(Scratch):
                                       if x]),
                          fixtures.BASE)
 
+    def test_count_phases(self):
+        """--count-phases: the phases a count boot is to run, the paths and
+        variants the report reads for its possible CPUs; none for a boot no
+        row reads."""
+        d = self.fixture("flush")
+        rc, out, err = run_report("--count-phases", d, "p192", "8 192")
+        self.assertEqual(rc, 0, err)
+        lines = out.splitlines()
+        base, active = fixtures.FLUSH[0], fixtures.FLUSH[2]
+        for t in ("percpu", "unbound"):
+            for v in (base, active):
+                self.assertIn(f"flush {t} fwq {v} default 400", lines)
+                self.assertIn(f"qflush {t} fwq {v} default 50", lines)
+        # C1's S6: coalesce's queue and flush; B4's S5
+        self.assertIn(f"qflush unbound fwq {fixtures.FLUSH[1]} default 50", lines)
+        self.assertIn(f"s5 unbound fwq {fixtures.FLUSH[1]} default 50", lines)
+        self.assertEqual(len(lines), 12, out)
+        # the ones that run with every CPU online first
+        ops = [x.split()[0] for x in lines]
+        self.assertEqual(ops, sorted(ops, key=lambda o: o in ("kick", "qflush", "s5")))
+        rc, out, err = run_report("--count-phases", d, "p192:7.3", "8 192")
+        self.assertIn("flush percpu kwq - default 400", out.splitlines())
+        self.assertIn(f"flush unbound fwq {fixtures.FLUSH[3]} default 400", out.splitlines())
+        rc, out, err = run_report("--count-phases", d, "p8:7.3", "8 192")
+        self.assertEqual((rc, out), (0, ""), err)
+        rc, out, err = run_report("--count-phases", d, "p192", "8 x")
+        self.assertEqual(rc, 2)
+        self.assertEqual(len(err.splitlines()), 1, err)
+
     def test_run_time(self):
         """timing.txt's boots in summary.md's "Where the time went"."""
         d = self.fixture("s1-seven")
@@ -632,7 +661,8 @@ class BadInput(Scratch):
         self.assertRegex(err, r"icount\.jsonl:1: \"insns\" is not a median, min and max$")
 
     def test_usage(self):
-        for args in ([], ["a", "b"], ["--bogus"], ["--compare", "o", "a"]):
+        for args in ([], ["a", "b"], ["--bogus"], ["--compare", "o", "a"],
+                     ["--count-phases", "a", "p8"]):
             rc, out, err = run_report(*args)
             self.assertEqual(rc, 2, args)
             self.assertEqual(err.splitlines(), [br.USAGE], args)
