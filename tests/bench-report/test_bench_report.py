@@ -25,11 +25,13 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 REPORT = os.path.join(TOP, "bench", "bench_report.py")
 sys.path.insert(0, os.path.join(TOP, "bench"))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(TOP, "tests", "pylib"))
 # no __pycache__ in the source tree (the DKMS and Debian packages copy it)
 sys.dont_write_bytecode = True
 
 import bench_report as br  # noqa: E402
 import fixtures  # noqa: E402
+import taprun  # noqa: E402
 
 
 def run_report(*args):
@@ -668,49 +670,5 @@ class BadInput(Scratch):
             self.assertEqual(err.splitlines(), [br.USAGE], args)
 
 
-class TapResult(unittest.TextTestResult):
-    """Also keeps "ok NAME" / "not ok NAME" lines for make check."""
-
-    def __init__(self, *a, **k):
-        super().__init__(*a, **k)
-        self.tap = []
-
-    def name(self, test):
-        return test.id().split(".", 1)[1]
-
-    def addSuccess(self, test):
-        super().addSuccess(test)
-        self.tap.append(f"ok {self.name(test)}")
-
-    def addFailure(self, test, err):
-        super().addFailure(test, err)
-        self.tap.append(f"not ok {self.name(test)} # failed")
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        self.tap.append(f"not ok {self.name(test)} # error")
-
-    def addSkip(self, test, reason):
-        super().addSkip(test, reason)
-        self.tap.append(f"skip {self.name(test)} # {reason}")
-
-
-def main(argv):
-    out = None
-    if len(argv) >= 2 and argv[0] == "--out":
-        out, argv = argv[1], argv[2:]
-    prog = unittest.main(module=__name__, argv=[sys.argv[0]] + argv, exit=False,
-                         testRunner=unittest.TextTestRunner(resultclass=TapResult,
-                                                            stream=sys.stderr, verbosity=2))
-    res = prog.result
-    if out:
-        os.makedirs(out, exist_ok=True)
-        with open(os.path.join(out, "tests.txt"), "w") as f:
-            f.write("\n".join(res.tap) + "\n")
-    failed = len(res.failures) + len(res.errors)
-    print(f"{res.testsRun - failed - len(res.skipped)} passed, {failed} failed")
-    return 0 if res.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(taprun.main(sys.argv[1:]))
