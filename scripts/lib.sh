@@ -237,34 +237,93 @@ fwq_kdir() {
 }
 
 # fwq_debian_source: set fwq_src_uri and fwq_src_keyring to the system's
-# configured Debian archive (/etc/apt): its URI, and the keyring of the
-# first deb822 stanza (empty if there is none: apt's trusted keys). Used for
-# every other suite fwq fetches from (fwq_apt, scripts/mkroot.sh), so that
-# no mirror is named in the tree and /etc/apt is never changed.
+# configured Debian archive (/etc/apt): its URI, and the keyring of its
+# entry (empty if it names none: apt's trusted keys), and fwq_sec_uri and
+# fwq_sec_keyring to its Debian security archive (URI ending in
+# /debian-security; empty if none is configured). The deb822 stanzas of
+# sources.list.d/*.sources come first, then one-line "deb [OPTIONS] URI
+# SUITE COMPONENT..." entries. Used for every other suite fwq fetches
+# from (fwq_apt, scripts/mkroot.sh), so that no mirror is named in the
+# tree and /etc/apt is never changed.
 fwq_debian_source() {
-	# the first deb822 stanza whose URIs end in /debian, or a one-line
-	# "deb URI bookworm main" entry
-	fwq_src_uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }')
-	fwq_src_keyring=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk '/^Signed-By:/ { print $2; exit }')
-	if [ -z "$fwq_src_uri" ]; then
-		fwq_src_uri=$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' \
-			/etc/apt/sources.list 2>/dev/null)
-	fi
+	local kind uri keyring
+
+	fwq_src_uri=
+	fwq_src_keyring=
+	fwq_sec_uri=
+	fwq_sec_keyring=
+	while read -r kind uri keyring; do
+		case "$kind" in
+		main) [ -n "$fwq_src_uri" ] || { fwq_src_uri=$uri; fwq_src_keyring=$keyring; } ;;
+		security) [ -n "$fwq_sec_uri" ] || { fwq_sec_uri=$uri; fwq_sec_keyring=$keyring; } ;;
+		esac
+	done < <(fwq_debian_entries)
 	if [ -z "$fwq_src_uri" ]; then
 		fwq_log "no Debian source configured in /etc/apt"
 		return 1
 	fi
 }
 
+# fwq_debian_entries: "main URI KEYRING" and "security URI KEYRING" for
+# each Debian (/debian) and Debian security (/debian-security) entry of
+# /etc/apt that apt reads with deb (not deb-src), in that order; KEYRING
+# is the entry's Signed-By file, or "" (an inline key counts as none)
+fwq_debian_entries() {
+	local f
+
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk 'function flush(   i, n, u, k) {
+			if (types ~ /(^|[ \t])deb([ \t]|$)/ && enabled !~ /^[Nn][Oo]$/) {
+				k = (keyring ~ /^\//) ? keyring : ""
+				n = split(uris, u, /[ \t]+/)
+				for (i = 1; i <= n; i++) {
+					if (u[i] ~ /\/debian\/?$/) print "main", u[i], k
+					else if (u[i] ~ /\/debian-security\/?$/) print "security", u[i], k
+				}
+			}
+			types = uris = keyring = enabled = ""
+		}
+		/^[ \t]*$/ { flush(); next }
+		/^Types:/ { sub(/^Types:[ \t]*/, ""); types = $0 }
+		/^URIs:/ { sub(/^URIs:[ \t]*/, ""); uris = $0 }
+		/^Signed-By:/ { sub(/^Signed-By:[ \t]*/, ""); keyring = $0 }
+		/^Enabled:/ { sub(/^Enabled:[ \t]*/, ""); enabled = $0 }
+		END { flush() }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		awk '$1 != "deb" { next }
+		{
+			k = ""
+			if ($2 ~ /^\[/) {
+				for (i = 2; i <= NF; i++) {
+					if ($i ~ /^\[?signed-by=/) {
+						k = $i
+						sub(/^\[?signed-by=/, "", k)
+						sub(/\]$/, "", k)
+					}
+					if ($i ~ /\]$/) break
+				}
+				i++
+			} else {
+				i = 2
+			}
+			if ($i ~ /\/debian\/?$/) print "main", $i, k
+			else if ($i ~ /\/debian-security\/?$/) print "security", $i, k
+		}' "$f"
+	done
+}
+
 # fwq_apt SUITE APT-GET-ARGS...: apt-get for another Debian suite, without
 # touching /etc/apt: a sources list with the system's configured Debian
 # URI and keyring, the other suite, and package lists and caches of its
 # own in $FWQ_CACHE/apt/SUITE, updated on first use. SUITE empty: plain
-# apt-get.
+# apt-get. RELEASE+security: RELEASE, and RELEASE-security from the
+# system's configured security archive (when it has one: else RELEASE
+# alone, with a notice).
 fwq_apt() {
-	local suite=$1 dir uri keyring
+	local suite=$1 dir rel
 
 	shift
 	if [ -z "$suite" ]; then
@@ -274,12 +333,17 @@ fwq_apt() {
 	dir=$FWQ_CACHE/apt/$suite
 	if [ ! -s "$dir/sources.list" ]; then
 		fwq_debian_source || return 1
-		uri=$fwq_src_uri
-		keyring=$fwq_src_keyring
+		rel=${suite%+security}
 		mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" ||
 			return 1
-		echo "deb ${keyring:+[signed-by=$keyring] }$uri $suite main" \
-			> "$dir/sources.list"
+		{
+			echo "deb ${fwq_src_keyring:+[signed-by=$fwq_src_keyring] }$fwq_src_uri $rel main"
+			if [ "$rel" != "$suite" ] && [ -n "$fwq_sec_uri" ]; then
+				echo "deb ${fwq_sec_keyring:+[signed-by=$fwq_sec_keyring] }$fwq_sec_uri $rel-security main"
+			elif [ "$rel" != "$suite" ]; then
+				fwq_log "no Debian security source configured in /etc/apt: $rel without $rel-security"
+			fi
+		} > "$dir/sources.list.tmp" && mv "$dir/sources.list.tmp" "$dir/sources.list"
 	fi
 	if ! ls "$dir"/lists/*_Packages* > /dev/null 2>&1; then
 		# shellcheck disable=SC2046 # the options are words without blanks
