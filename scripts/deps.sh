@@ -8,9 +8,10 @@
 # guest kernel image, checkpatch.pl and the guests' QEMU are fetched into
 # $FWQ_CACHE (see get-kernel.sh, get-checkpatch.sh, get-qemu.sh), and a
 # kernel whose FWQ_K_TOOLCHAIN is a Debian suite gets that suite's build
-# root, debootstrapped once into $FWQ_CACHE/root (mkroot.sh);
-# FWQ_DEPS_NO_ROOT=1 leaves the root to a later call (.ci/run makes it in
-# the background, and fetches the rest first).
+# root, debootstrapped once into $FWQ_CACHE/root (mkroot.sh); one the host
+# builds gets the compiler its headers name (FWQ_K_CC: gcc-12 on Debian
+# 13 for 6.1 and 6.12). FWQ_DEPS_NO_ROOT=1 leaves the root to a later
+# call (.ci/run makes it in the background, and fetches the rest first).
 # The target: KDIR, else KREL, else KERNEL (a name in scripts/kernels/,
 # default FWQ_KERNEL_DEFAULT in lib.sh), each in FLAVOUR ('' or rt).
 set -eu
@@ -69,11 +70,15 @@ headers=
 unpack=
 target=
 toolchain=host
+cc=
 if [ -n "${KDIR:-}" ]; then
 	headers=
 elif [ -n "${KREL:-}" ]; then
 	fwq_headers_dir "$KREL" > /dev/null || headers=linux-headers-$KREL
-	fwq_kernel_of_krel "$KREL" && toolchain=$FWQ_K_TOOLCHAIN
+	if fwq_kernel_of_krel "$KREL"; then
+		toolchain=$FWQ_K_TOOLCHAIN
+		cc=$FWQ_K_CC
+	fi
 else
 	fwq_kernel_load ||
 		fwq_die 2 "unknown KERNEL '${KERNEL:-}' (known: $(fwq_kernel_names --all | tr '\n' ' '))"
@@ -87,6 +92,7 @@ else
 	fi
 	target=$krel
 	toolchain=$FWQ_K_TOOLCHAIN
+	cc=$FWQ_K_CC
 	if ! fwq_headers_dir "$krel" > /dev/null; then
 		case "$FWQ_K_HEADERS" in
 		apt) headers=linux-headers-$krel ;;
@@ -96,7 +102,11 @@ else
 	fi
 fi
 [ -n "$headers" ] && pkgs+=("$headers")
-[ "$toolchain" = host ] || pkgs+=(debootstrap)
+if [ "$toolchain" = host ]; then
+	[ -z "$cc" ] || pkgs+=("$cc")
+else
+	pkgs+=(debootstrap)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -122,6 +132,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ -n "$unpack" ] && fwq_unpack_headers "$FWQ_K_SUITE" "$unpack"
+# new headers must name the compiler that the kernel's file installs
+if [ -n "$headers$unpack" ] && [ -n "$cc" ]; then
+	kv=$(fwq_headers_dir "${headers#linux-headers-}$unpack" || :)/.kernelvariables
+	if [ -r "$kv" ] && ! grep -Eq "^CC = .*[^a-z0-9-]$cc\$" "$kv"; then
+		fwq_die 2 "the headers of ${headers#linux-headers-}$unpack want $(sed -n 's/^CC = .*[)-]\(gcc-[0-9]*\)$/\1/p' "$kv"), scripts/kernels/$FWQ_K_NAME says FWQ_K_CC=$cc"
+	fi
+fi
 if [ "$toolchain" != host ] && [ -z "${FWQ_DEPS_NO_ROOT:-}" ]; then
 	"$FWQ_TOP/scripts/mkroot.sh" "$toolchain" > /dev/null
 fi

@@ -6,12 +6,18 @@
 # $FWQ_CACHE/qemu/SUITE (never installed), and print the path of its
 # qemu-system-x86_64; vm-run.sh takes it as FWQ_QEMU. The apt source is
 # derived from this machine's configured Debian source (fwq_apt in
-# lib.sh). Quick when it is unpacked already.
+# lib.sh). Quick when it is unpacked already. SUITE the host's own
+# release (FWQ_HOST_RELEASE: lib.sh's FWQ_QEMU_SUITE on a host other than
+# Debian 12) is the machine's installed QEMU (deps.sh installs
+# qemu-system-x86): linked there, not unpacked.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 suite=${1:?usage: get-qemu.sh SUITE}
+case "$suite" in
+*/*|.*) fwq_die 2 "get-qemu.sh: bad suite '$suite'" ;;
+esac
 dir=$FWQ_CACHE/qemu/$suite
 bin=$dir/usr/bin/qemu-system-x86_64
 if [ -x "$bin" ]; then
@@ -20,7 +26,12 @@ if [ -x "$bin" ]; then
 fi
 
 fwq_cache_lock "$FWQ_CACHE/qemu/.lock" .dl
-if [ ! -x "$bin" ]; then
+if [ "$suite" = "$FWQ_HOST_RELEASE" ]; then
+	[ -x /usr/bin/qemu-system-x86_64 ] ||
+		fwq_die 2 "no /usr/bin/qemu-system-x86_64: apt-get install qemu-system-x86 (scripts/deps.sh)"
+	mkdir -p "$dir/usr/bin"
+	ln -sfn /usr/bin/qemu-system-x86_64 "$bin"
+elif [ ! -x "$bin" ]; then
 	(cd "$FWQ_TMP" && fwq_apt "$suite" download -q qemu-system-x86 \
 		qemu-system-common qemu-system-data seabios) >&2 ||
 		fwq_die 2 "downloading QEMU from $suite failed"

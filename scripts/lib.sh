@@ -10,8 +10,29 @@
 # shellcheck source=bench/runner-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../bench/runner-lib.sh"
 FWQ_CACHE=${FWQ_CACHE:-/var/cache/fwq}
-# the Debian suite whose QEMU boots the guests (scripts/get-qemu.sh)
-FWQ_QEMU_SUITE=${FWQ_QEMU_SUITE:-bookworm-backports}
+# FWQ_HOST_RELEASE: the Debian release of the build host, the
+# VERSION_CODENAME of /etc/os-release (bookworm, trixie; "unknown" if it
+# names none). A kernel of scripts/kernels/ is built with the host's own
+# apt sources and compiler where its files say this release can, else
+# from derived sources in a build root (fwq_kernel_host).
+if [ -z "${FWQ_HOST_RELEASE:-}" ] && [ -r /etc/os-release ]; then
+	while IFS='=' read -r fwq_k fwq_v; do
+		[ "$fwq_k" != VERSION_CODENAME ] || FWQ_HOST_RELEASE=${fwq_v//\"/}
+	done < /etc/os-release
+	unset fwq_k fwq_v
+fi
+FWQ_HOST_RELEASE=${FWQ_HOST_RELEASE:-unknown}
+# the Debian suite whose QEMU boots the guests (scripts/get-qemu.sh): on
+# a Debian 12 host bookworm-backports' (bookworm's 7.2 hangs guests that
+# patch kernel text, docs/testing.md), elsewhere the host's own (trixie's
+# is the same QEMU 10.0; bookworm-backports' build needs bookworm's
+# libraries)
+if [ -z "${FWQ_QEMU_SUITE:-}" ]; then
+	case "$FWQ_HOST_RELEASE" in
+	bookworm) FWQ_QEMU_SUITE=bookworm-backports ;;
+	*) FWQ_QEMU_SUITE=$FWQ_HOST_RELEASE ;;
+	esac
+fi
 
 # fwq_krel_of KDIR: the release string of a headers tree, from utsrelease.h
 # (Debian's "make kernelrelease" prints the upstream version, not the ABI).
@@ -44,9 +65,12 @@ fwq_newest_headers() {
 #   FWQ_K_DESC      one line for humans
 #   FWQ_K_SERIES    the upstream series, e.g. 6.12; its releases start
 #                   with "SERIES."
-#   FWQ_K_SUITE     the Debian suite of its packages; empty: the system's
-#                   configured sources. Another suite's apt source is
-#                   derived from the configured one (fwq_apt).
+#   FWQ_K_SUITE     the Debian suite of its packages; RELEASE+security:
+#                   a release and its security suite (bookworm,
+#                   bookworm-security). Another suite's apt source is
+#                   derived from the configured one (fwq_apt); the host's
+#                   own release is the system's configured sources
+#                   (fwq_kernel_host); empty: those, on any host.
 #   FWQ_K_ABI       the ABI to use, e.g. 6.12.95+deb12; empty: the one the
 #                   suite's linux-headers-amd64 depends on, which deps.sh
 #                   resolves and keeps in $FWQ_CACHE/kernel/NAME.abi
@@ -54,13 +78,21 @@ fwq_newest_headers() {
 #                   (FLAVOUR=rt)
 #   FWQ_K_HEADERS   apt: deps.sh installs the headers package; unpack: it
 #                   unpacks the headers, -common and kbuild packages into
-#                   $FWQ_CACHE/headers/KREL (never installed)
+#                   $FWQ_CACHE/headers/KREL (never installed; always so
+#                   where FWQ_K_SUITE is not the system's sources)
 #   FWQ_K_SOURCE    the source package (debug kernels, checkpatch.pl)
-#   FWQ_K_TOOLCHAIN where its modules are built: host (the build host's
-#                   own gcc and make), or a Debian suite, e.g. trixie: a
-#                   debootstrapped root of that suite in
-#                   $FWQ_CACHE/root/SUITE (scripts/mkroot.sh, made by
+#   FWQ_K_TOOLCHAIN where its modules are built: the Debian release whose
+#                   compiler its headers name (bookworm, trixie), or host.
+#                   On a host of that release, or of one FWQ_K_HOSTS
+#                   lists, the host's own gcc and make (host); elsewhere a
+#                   debootstrapped root of that release in
+#                   $FWQ_CACHE/root/RELEASE (scripts/mkroot.sh, made by
 #                   deps.sh), entered by scripts/toolchain.sh
+#   FWQ_K_HOSTS     other host releases that build it with their own
+#                   FWQ_K_CC (trixie ships bookworm's gcc-12)
+#   FWQ_K_CC        the compiler its headers name (their .kernelvariables'
+#                   CC): deps.sh installs it on a host that builds the
+#                   kernel, and checks new headers against it
 #   FWQ_K_COMPAT_FALLBACK  y: the lint's FWQ_COMPAT_FALLBACK=y build runs
 #                   on it; n: its headers lack the old interfaces that
 #                   src/compat/compat.h's fallbacks call (lint.sh)
@@ -97,6 +129,8 @@ fwq_kernel_load() {
 	FWQ_K_HEADERS=apt
 	FWQ_K_SOURCE=
 	FWQ_K_TOOLCHAIN=host
+	FWQ_K_HOSTS=
+	FWQ_K_CC=
 	FWQ_K_COMPAT_FALLBACK=y
 	FWQ_K_SPARSE=y
 	FWQ_K_BY_HAND=n
@@ -104,6 +138,24 @@ fwq_kernel_load() {
 	FWQ_K_DESIGN=
 	# shellcheck source=scripts/kernels/6.1
 	. "$FWQ_TOP/scripts/kernels/$name"
+	fwq_kernel_host
+}
+
+# fwq_kernel_host: fit the loaded kernel's fields to the build host
+# (FWQ_HOST_RELEASE). A suite that is the host's own release (RELEASE or
+# RELEASE+security) becomes the system's configured sources (FWQ_K_SUITE
+# empty); any other is derived (fwq_apt), and its headers are unpacked,
+# as apt installs only the system's own suites' packages. A toolchain
+# whose release, or one of FWQ_K_HOSTS, is the host's becomes host.
+fwq_kernel_host() {
+	case "$FWQ_K_SUITE" in
+	'') ;;
+	"$FWQ_HOST_RELEASE"|"$FWQ_HOST_RELEASE+security") FWQ_K_SUITE= ;;
+	*) FWQ_K_HEADERS=unpack ;;
+	esac
+	case " $FWQ_K_TOOLCHAIN $FWQ_K_HOSTS " in
+	*" $FWQ_HOST_RELEASE "*) FWQ_K_TOOLCHAIN=host ;;
+	esac
 }
 
 # fwq_kernel_names [--all]: the names of the kernels the project tests in
@@ -139,12 +191,15 @@ fwq_kernel_of_krel() {
 # fwq_toolchain_of_kdir KDIR: the toolchain (FWQ_K_TOOLCHAIN) that builds
 # against the headers tree KDIR: FWQ_TOOLCHAIN when set (make
 # check-compile: two suites' headers of one series may want different
-# compilers), else that of the kernel whose series its release belongs
-# to; host for a release no kernel file names.
+# compilers; the host's own release is host), else that of the kernel
+# whose series its release belongs to; host for a release no kernel file
+# names.
 fwq_toolchain_of_kdir() {
 	local krel
 
-	if [ -n "${FWQ_TOOLCHAIN:-}" ]; then
+	if [ "${FWQ_TOOLCHAIN:-}" = "$FWQ_HOST_RELEASE" ]; then
+		echo host
+	elif [ -n "${FWQ_TOOLCHAIN:-}" ]; then
 		printf '%s\n' "$FWQ_TOOLCHAIN"
 	elif krel=$(fwq_krel_of "$1") && fwq_kernel_of_krel "$krel"; then
 		printf '%s\n' "$FWQ_K_TOOLCHAIN"

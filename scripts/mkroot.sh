@@ -5,10 +5,10 @@
 # SUITE (a Debian suite, e.g. trixie: FWQ_K_TOOLCHAIN in scripts/kernels/)
 # is in $FWQ_CACHE/root/SUITE, and print its path. PACKAGEs are installed
 # in it too (sid's: gcc-16, which its kernels' headers name; make
-# check-compile). A kernel whose headers need a
-# newer compiler or C library than the build host's (7.3: gcc-14's
-# -fmin-function-alignment, linux-kbuild's libc6 2.38) is built in there
-# by scripts/toolchain.sh.
+# check-compile). A kernel whose headers need a compiler or C library the
+# build host lacks (7.3 on Debian 12: gcc-14's -fmin-function-alignment,
+# linux-kbuild's libc6 2.38; 6.1 and 6.12 on a host with no gcc-12) is
+# built in there by scripts/toolchain.sh.
 #
 # The root is made once, with debootstrap (minbase, plus what kbuild and
 # fwq's lint need), from the system's configured Debian archive
@@ -25,9 +25,15 @@ suite=${1:?usage: mkroot.sh SUITE}
 case "$suite" in
 ''|host|*/*|.*) fwq_die 2 "mkroot.sh: bad suite '$suite'" ;;
 esac
-# kbuild of out-of-tree modules (gcc-14 is the compiler that the 7.3
-# headers name), and the lint build's sparse
-pkgs=gcc-14,gcc,make,bc,bison,flex,libelf-dev,libssl-dev,sparse,kmod,cpio,perl,python3,dwarves,xz-utils,libc6-dev
+# kbuild of out-of-tree modules, with the compiler that the headers of
+# the release's kernels name (FWQ_K_CC: bookworm's 6.1 and 6.12 gcc-12,
+# trixie's 7.3 gcc-14; sid's root, make check-compile's, has gcc-14 too),
+# and the lint build's sparse
+case "$suite" in
+bookworm) cc=gcc-12 ;;
+*) cc=gcc-14 ;;
+esac
+pkgs=$cc,gcc,make,bc,bison,flex,libelf-dev,libssl-dev,sparse,kmod,cpio,perl,python3,dwarves,xz-utils,libc6-dev
 shift
 for p in "$@"; do
 	case "$p" in

@@ -4,9 +4,11 @@
 # toolchain.sh KDIR [--bind DIR]... [--] COMMAND [ARG...]: run COMMAND, in
 # the current directory, with the toolchain that builds modules against
 # the headers tree KDIR: FWQ_K_TOOLCHAIN of the kernel (scripts/kernels/)
-# whose series KDIR's release belongs to. For host (6.1, 6.12, and any
-# release no kernel file names), COMMAND just runs. For a Debian suite
-# (7.3: trixie), it runs chrooted into that suite's build root
+# whose series KDIR's release belongs to, fitted to the host
+# (fwq_kernel_host). For host (on Debian 12 6.1 and 6.12, on Debian 13
+# all three, and any release no kernel file names), COMMAND just runs.
+# For a Debian suite (on Debian 12 7.3: trixie; on a host with no gcc-12
+# 6.1 and 6.12: bookworm), it runs chrooted into that suite's build root
 # (scripts/mkroot.sh), as the calling user, with the same paths as
 # outside: the tree (FWQ_TOP), the current directory, the headers
 # ($FWQ_CACHE/headers, read-only) and every --bind DIR are bind-mounted at
