@@ -21,8 +21,10 @@
 
 DURATION ?= 60
 ONOFF ?= 300
-# the torture plan runs once per flush variant of the registry
-FWQ_NR_FLUSH := $(shell bash -c '. $(FWQ_TOP)/scripts/lib.sh && \
+# the torture plan runs once per flush variant of the registry; expanded
+# where it is used (the registry is read with gcc, which a fresh machine
+# has only after scripts/deps.sh)
+FWQ_NR_FLUSH = $(shell bash -c '. $(FWQ_TOP)/scripts/lib.sh && \
 	fwq_registry flush' | wc -l)
 DEBUG_DURATION ?= 30
 DEBUG_CYCLES ?= 100
