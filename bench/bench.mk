@@ -2,7 +2,7 @@
 # fwq benchmark targets. Included from the top-level Makefile:
 #   -include $(FWQ_TOP)/bench/bench.mk
 #
-#   make bench [REPEAT=N] [BENCH_ARGS="--quick | --reps N | --scale N | --boots 'enq p192'"]
+#   make bench [REPEAT=N] [QUICK=1] [BENCH_ARGS="--quick | --reps N | --scale N | --boots 'enq p192'"]
 #       install what is missing, build, boot the guest per topology and run
 #       the default suite; writes results/bench-<timestamp>/. REPEAT=2 runs
 #       the suite twice back to back and compares the runs
@@ -18,9 +18,9 @@ REPEAT ?= 1
 
 .PHONY: bench bench-local bench-smoke
 
-## the benchmark suite in QEMU guests (REPEAT=N, BENCH_ARGS=...; bench/README.md)
+## the benchmark suite in QEMU guests (REPEAT=N, QUICK=1 = --quick, BENCH_ARGS=...; bench/README.md)
 bench:
-	$(FWQ_TOP)/bench/bench.sh --repeat $(REPEAT) $(BENCH_ARGS)
+	$(FWQ_TOP)/bench/bench.sh --repeat $(REPEAT) $(if $(QUICK),--quick) $(BENCH_ARGS)
 
 ## the same suite on this machine's running kernel (= fwq-bench)
 bench-local:
