@@ -156,6 +156,16 @@ check-distro:
 	@$(FWQ_TOP)/scripts/check-distro.sh $(if $(DISTRO),--distro "$(DISTRO)") \
 		$(if $(DISTRO_OUT),--out "$(DISTRO_OUT)")
 
+# The README's two commands on a fresh machine of another Debian release
+# (scripts/check-host.sh): make check-quick and make bench QUICK=1 in a
+# debootstrapped root, with an empty cache; not a make check lane.
+# DISTRO=13 (default) or 12; KEEP=1 keeps the machine.
+.PHONY: check-host
+## check-quick and bench QUICK=1 on a fresh Debian 13 (DISTRO=13|12) machine, a debootstrapped root; KEEP=1
+check-host:
+	@$(FWQ_TOP)/scripts/check-host.sh --distro "$(or $(DISTRO),13)" \
+		$(if $(KEEP),--keep)
+
 # One VM run: make vm PRESET=wide PLAN=selftest
 ## one VM run: PRESET=small|wide|timing PLAN=name TIMEOUT=s APPEND=...
 vm: modules
