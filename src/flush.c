@@ -179,7 +179,7 @@ void fwq_check_flush_dependency(struct fwq_workqueue *wq,
 	}
 }
 
-void fwq_flush_workqueue(struct fwq_workqueue *wq)
+static noinline void __fwq_flush_workqueue(struct fwq_workqueue *wq)
 {
 	struct fwq_flusher this_flusher = {
 		.list = LIST_HEAD_INIT(this_flusher.list),
@@ -315,6 +315,25 @@ out_unlock:
 	trace_fwq_flush_end(wq, this_flusher.flush_color,
 			    this_flusher.pwqs_visited, this_flusher.lock_cycles);
 	mutex_unlock(&wq->mutex);
+}
+
+/*
+ * The flush, timed while the counters are on (the flush_ns counter of
+ * debugfs stats): from the call to the return, its wait for wq->mutex,
+ * the walk and the wait for the flushed items included. With the
+ * counters off it reads no clock.
+ */
+void fwq_flush_workqueue(struct fwq_workqueue *wq)
+{
+	u64 t0;
+
+	if (!fwq_counters_on()) {
+		__fwq_flush_workqueue(wq);
+		return;
+	}
+	t0 = ktime_get_ns();
+	__fwq_flush_workqueue(wq);
+	this_cpu_add(wq->pcpu_stats->flush_ns, ktime_get_ns() - t0);
 }
 EXPORT_SYMBOL_GPL(fwq_flush_workqueue);
 

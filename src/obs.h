@@ -24,6 +24,7 @@ struct fwq_wq_pcpu_stats {
 	u64 completed;
 	u64 wakeups[FWQ_SITE_NR][2];
 	u64 rejected;
+	u64 flush_ns;		/* fwq_flush_workqueue(), while counted */
 };
 
 /* live object counts, debugfs "objects" (leak checks); main.c */

@@ -117,10 +117,11 @@ void fwq_stats_show(struct seq_file *m)
 				stat[i] += READ_ONCE(pwq->stats[i]);
 		rcu_read_unlock();
 
-		seq_printf(m, "%s queued=%llu started=%llu completed=%llu infl=%lld flushes=%llu flush_pwqs_visited=%llu flush_lock_cycles=%llu",
+		seq_printf(m, "%s queued=%llu started=%llu completed=%llu infl=%lld flushes=%llu flush_pwqs_visited=%llu flush_lock_cycles=%llu flush_ns=%llu",
 			   wq->name, st.queued, st.started, st.completed,
 			   (s64)(st.queued - st.completed), st.flushes,
-			   st.flush_pwqs_visited, st.flush_lock_cycles);
+			   st.flush_pwqs_visited, st.flush_lock_cycles,
+			   st.flush_ns);
 		for (s = 0; s < FWQ_SITE_NR; s++)
 			seq_printf(m, " wake_%s_unlocked=%llu wake_%s_locked=%llu",
 				   fwq_site_names[s], st.wakeups[s][0],

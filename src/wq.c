@@ -1007,6 +1007,7 @@ void fwq_workqueue_get_stats(struct fwq_workqueue *wq, struct fwq_wq_stats *st)
 		st->queued += READ_ONCE(p->queued);
 		st->started += READ_ONCE(p->started);
 		st->completed += READ_ONCE(p->completed);
+		st->flush_ns += READ_ONCE(p->flush_ns);
 		for (s = 0; s < FWQ_SITE_NR; s++) {
 			st->wakeups[s][0] += READ_ONCE(p->wakeups[s][0]);
 			st->wakeups[s][1] += READ_ONCE(p->wakeups[s][1]);

@@ -59,6 +59,9 @@ enum fwq_wake_site {
  * @flush_lock_cycles: lock acquisitions made by flush walks, in total: pool
  *	locks, and the per-node list locks of flush=active; while the
  *	counters are on
+ * @flush_ns: time spent in fwq_flush_workqueue(), from its call to its
+ *	return, summed over the flushes that began while the counters were
+ *	on, in nanoseconds
  * @wakeups: wakeups issued on behalf of this workqueue, by site and
  *	by whether a pool lock was held at the wakeup call
  *	([site][0] = no lock held, [site][1] = under a pool lock); while the
@@ -77,6 +80,7 @@ struct fwq_wq_stats {
 	u64 flushes;
 	u64 flush_pwqs_visited;
 	u64 flush_lock_cycles;
+	u64 flush_ns;
 	u64 wakeups[FWQ_SITE_NR][2];
 	u64 repatriated;
 	u64 cpu_intensive;
