@@ -510,9 +510,13 @@ extern const unsigned int fwq_nr_uint_params;
 int fwq_uint_param_store(const struct fwq_uint_param *p, const char *val,
 			 const char *where);
 
-/* params.c: shim_map, the variant of a workqueue made without one */
+/*
+ * params.c: shim_map, the variant of a workqueue made without one, and its
+ * type and scope
+ */
 void fwq_shim_map_variant(const char *name, struct fwq_variant *v, char *src,
-			  size_t len);
+			  size_t len, unsigned int *flags,
+			  enum fwq_affn_scope *scope);
 void fwq_shim_map_exit(void);
 
 /*

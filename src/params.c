@@ -253,20 +253,27 @@ module_param_cb(cm_mode, &fwq_cm_mode_ops, NULL, 0444);
 MODULE_PARM_DESC(cm_mode, "per-CPU concurrency management: notifier (default) or off; read at load only");
 
 /*
- * shim_map: "PATTERN=VARIANT;..." picks the variant of a workqueue made
- * without one (variant NULL in fwq_alloc_workqueue_variant(), as every
- * workqueue of a module built with include/fwq/shim.h): the first rule
- * whose glob PATTERN matches the workqueue's name wins, and VARIANT is
- * read as fwq_variant_parse() reads it, on top of the wake=,
- * kicked_list= and flush= defaults of that moment. No match: the
- * defaults. The map is swapped whole under RCU; a bad string is refused
- * with -EINVAL and one log line, and the old map stays.
+ * shim_map: "PATTERN=SPEC;..." gives a workqueue made without a variant
+ * (variant NULL in fwq_alloc_workqueue_variant(), as every workqueue of a
+ * module built with include/fwq/shim.h) its variant, and may change its
+ * type and affinity scope: the first rule whose glob PATTERN matches the
+ * workqueue's name wins. SPEC is a list of keys (docs/shim.md): the
+ * variant's, read as fwq_variant_parse() reads them on top of the wake=,
+ * kicked_list= and flush= defaults of that moment, plus type=percpu|unbound
+ * and scope=SCOPE (an unbound workqueue's affinity scope). No match: the
+ * defaults, and the type the module asked for. The map is swapped whole
+ * under RCU; a bad string is refused with -EINVAL and one log line naming
+ * the rule and what is wrong with it, and the old map stays.
  */
 #define FWQ_SHIM_MAP_MAX	1024
+#define FWQ_SHIM_WHY_LEN	160
 
 struct fwq_shim_rule {
 	const char *pattern;
-	const char *variant;
+	const char *variant;		/* SPEC less type= and scope= */
+	unsigned int type;		/* FWQ_PERCPU, FWQ_UNBOUND or 0: keep */
+	enum fwq_affn_scope scope;
+	bool has_scope;
 };
 
 struct fwq_shim_map {
@@ -295,53 +302,177 @@ static void fwq_shim_map_free_rcu(struct rcu_head *rcu)
 }
 
 /*
- * Parse @val into a new map; NULL and *@why set for a bad string. Every
- * rule's VARIANT goes through fwq_variant_parse() here, so a map that is
- * installed never fails at allocation time.
+ * A PATTERN that glob_match() reads as it was meant: printable ASCII
+ * without blanks, every '[' class closed, no '\' at the end (glob_match()
+ * reads an unclosed '[' literally and a trailing '\' as the name's end),
+ * and short enough for a name of FWQ_NAME_LEN - 1 characters to match.
+ * Return: NULL, or what is wrong with it.
  */
-static struct fwq_shim_map *fwq_shim_map_parse(const char *val,
-					       const char **why)
+static const char *fwq_shim_pattern_bad(const char *p)
+{
+	unsigned int min = 0;
+
+	for (; *p; p++) {
+		if (*p <= ' ' || *p > '~')
+			return "a blank or non-ASCII character in the pattern";
+		if (*p == '*')
+			continue;
+		min++;
+		if (*p == '\\') {
+			if (!*++p)
+				return "a '\\' at the end of the pattern";
+		} else if (*p == '[') {
+			p += p[1] == '!';
+			p += p[1] == ']';	/* a first ']' is a member */
+			do {
+				if (!*++p)
+					return "an unclosed '[' in the pattern";
+				if (*p <= ' ' || *p > '~')
+					return "a blank or non-ASCII character in the pattern";
+			} while (*p != ']');
+		}
+	}
+	if (min >= FWQ_NAME_LEN)
+		return "a pattern longer than any workqueue name";
+	return NULL;
+}
+
+/* the SEP characters between a SPEC's keys, as fwq_variant_parse()'s */
+#define FWQ_SHIM_SEPS	", \t\n\v\f\r"
+
+/*
+ * Parse @spec, a rule's SPEC, into @r: type= and scope= taken out, the
+ * variant's keys left in @spec (compacted in place) and checked.
+ * Return: 0, or -EINVAL with @why filled in.
+ */
+static int fwq_shim_spec_parse(char *spec, struct fwq_shim_rule *r,
+			       char *why)
+{
+	char *out = spec, *s = spec, *tok;
+	struct fwq_variant v;
+	int i, n;
+
+	while ((tok = strsep(&s, FWQ_SHIM_SEPS))) {
+		size_t len = strlen(tok);
+
+		if (!len)
+			continue;
+		if (str_has_prefix(tok, "type=")) {
+			if (!strcmp(tok + 5, "percpu")) {
+				r->type = FWQ_PERCPU;
+			} else if (!strcmp(tok + 5, "unbound")) {
+				r->type = FWQ_UNBOUND;
+			} else {
+				snprintf(why, FWQ_SHIM_WHY_LEN,
+					 "unknown type '%.32s' (want percpu|unbound)",
+					 tok + 5);
+				return -EINVAL;
+			}
+		} else if (str_has_prefix(tok, "scope=")) {
+			i = fwq_affn_scope_parse(tok + 6);
+			if (i < 0) {
+				n = snprintf(why, FWQ_SHIM_WHY_LEN,
+					     "unknown scope '%.32s' (want ",
+					     tok + 6);
+				for (i = 0; i < FWQ_AFFN_NR_TYPES; i++)
+					n += scnprintf(why + n,
+						       FWQ_SHIM_WHY_LEN - n,
+						       "%s%s", i ? "|" : "",
+						       fwq_affn_scope_names[i]);
+				scnprintf(why + n, FWQ_SHIM_WHY_LEN - n, ")");
+				return -EINVAL;
+			}
+			r->scope = i;
+			r->has_scope = true;
+		} else {
+			if (out != spec)
+				*out++ = ',';
+			memmove(out, tok, len);
+			out += len;
+		}
+	}
+	*out = '\0';
+	fwq_default_variant(&v);
+	if (fwq_variant_parse(spec, &v)) {
+		snprintf(why, FWQ_SHIM_WHY_LEN,
+			 "bad variant '%.64s' (debugfs variants lists the designs)",
+			 spec);
+		return -EINVAL;
+	}
+	if (r->type == FWQ_PERCPU && r->has_scope) {
+		snprintf(why, FWQ_SHIM_WHY_LEN,
+			 "scope= is an unbound workqueue's, not type=percpu's");
+		return -EINVAL;
+	}
+	r->variant = spec;
+	return 0;
+}
+
+/*
+ * Parse @val into a new map; NULL, and @why filled in, for a bad string.
+ * Every rule is checked here, so a map that is installed never fails at
+ * allocation time.
+ */
+static struct fwq_shim_map *fwq_shim_map_parse(const char *val, char *why)
 {
 	size_t len = strcspn(val, "\n");
 	struct fwq_shim_map *map;
 	unsigned int nr = 0, i;
 	char *s, *rule;
 
-	*why = "too long";
-	if (len >= FWQ_SHIM_MAP_MAX)
+	if (len >= FWQ_SHIM_MAP_MAX) {
+		snprintf(why, FWQ_SHIM_WHY_LEN,
+			 "%zu characters, %d at most", len,
+			 FWQ_SHIM_MAP_MAX - 1);
 		return NULL;
-	*why = "no memory";
+	}
 	for (i = 0; i < len; i++)
 		nr += val[i] == ';';
 	map = kzalloc(struct_size(map, rules, nr + 1), GFP_KERNEL);
 	if (!map)
-		return NULL;
+		goto nomem;
 	map->text = kstrndup(val, len, GFP_KERNEL);
 	map->buf = kstrndup(val, len, GFP_KERNEL);
 	if (!map->text || !map->buf)
-		goto bad;
+		goto nomem;
 
 	s = map->buf;
 	while ((rule = strsep(&s, ";"))) {
-		struct fwq_variant v;
+		/* the rule as written, for the log line */
+		const char *text = map->text + (rule - map->buf);
+		int tlen = min_t(size_t, strcspn(text, ";"), 64);
+		char what[FWQ_SHIM_WHY_LEN];
+		struct fwq_shim_rule *r = &map->rules[map->nr];
+		const char *bad;
 		char *eq;
 
 		if (!*rule)
 			continue;	/* empty rule: "a=b;" or "" */
 		eq = strchr(rule, '=');
-		*why = "a rule is not PATTERN=VARIANT";
-		if (!eq || eq == rule || !eq[1])
+		if (!eq || eq == rule || !eq[1]) {
+			snprintf(why, FWQ_SHIM_WHY_LEN,
+				 "rule '%.*s' is not PATTERN=SPEC (docs/shim.md)",
+				 tlen, text);
 			goto bad;
+		}
 		*eq = '\0';
-		*why = "bad VARIANT";
-		fwq_default_variant(&v);
-		if (fwq_variant_parse(eq + 1, &v))
+		bad = fwq_shim_pattern_bad(rule);
+		if (bad) {
+			snprintf(why, FWQ_SHIM_WHY_LEN, "rule '%.*s': %s",
+				 tlen, text, bad);
 			goto bad;
-		map->rules[map->nr].pattern = rule;
-		map->rules[map->nr].variant = eq + 1;
+		}
+		r->pattern = rule;
+		if (fwq_shim_spec_parse(eq + 1, r, what)) {
+			snprintf(why, FWQ_SHIM_WHY_LEN, "rule '%.*s': %s",
+				 tlen, text, what);
+			goto bad;
+		}
 		map->nr++;
 	}
 	return map;
+nomem:
+	snprintf(why, FWQ_SHIM_WHY_LEN, "no memory");
 bad:
 	fwq_shim_map_free(map);
 	return NULL;
@@ -350,12 +481,11 @@ bad:
 static int fwq_shim_map_set(const char *val, const struct kernel_param *kp)
 {
 	struct fwq_shim_map *map, *old;
-	const char *why;
+	char why[FWQ_SHIM_WHY_LEN];
 
-	map = fwq_shim_map_parse(val, &why);
+	map = fwq_shim_map_parse(val, why);
 	if (!map) {
-		pr_warn("parameter shim_map: %s in '%.*s' (want PATTERN=VARIANT;...), unchanged\n",
-			why, (int)min_t(size_t, strcspn(val, "\n"), 64), val);
+		pr_warn("parameter shim_map: %s; unchanged\n", why);
 		return -EINVAL;
 	}
 	mutex_lock(&fwq_shim_map_mutex);
@@ -385,18 +515,25 @@ static const struct kernel_param_ops fwq_shim_map_ops = {
 };
 module_param_cb(shim_map, &fwq_shim_map_ops, NULL, 0644);
 MODULE_PARM_DESC(shim_map,
-		 "variant per workqueue name for workqueues made without one: \"PATTERN=VARIANT;...\", glob PATTERN, first match wins (docs/shim.md)");
+		 "variant, type and scope per workqueue name for workqueues made without a variant: \"PATTERN=SPEC;...\", glob PATTERN, first match wins, SPEC the variant's keys and type=percpu|unbound, scope=SCOPE (docs/shim.md)");
 
 /**
- * fwq_shim_map_variant - the variant of a new workqueue made without one
+ * fwq_shim_map_variant - shim_map's rule for a new workqueue made without
+ *	a variant
  * @name: the workqueue's name
  * @v: set to the variant
  * @src: set to where it came from: "shim_map:PATTERN" or "default"
  * @len: size of @src
+ * @flags: the workqueue's flags; a rule's type= makes them FWQ_PERCPU or
+ *	FWQ_UNBOUND, except an ordered workqueue's, which stays unbound
+ * @scope: set to a rule's scope=, else left alone; it is read for an
+ *	unbound workqueue only
  */
 void fwq_shim_map_variant(const char *name, struct fwq_variant *v, char *src,
-			  size_t len)
+			  size_t len, unsigned int *flags,
+			  enum fwq_affn_scope *scope)
 {
+	const struct fwq_shim_rule *r;
 	struct fwq_shim_map *map;
 	unsigned int i;
 
@@ -404,11 +541,22 @@ void fwq_shim_map_variant(const char *name, struct fwq_variant *v, char *src,
 	rcu_read_lock();
 	map = rcu_dereference(fwq_shim_map);
 	for (i = 0; map && i < map->nr; i++) {
-		if (!glob_match(map->rules[i].pattern, name))
+		r = &map->rules[i];
+		if (!glob_match(r->pattern, name))
 			continue;
 		/* checked when the map was written: cannot fail */
-		WARN_ON_ONCE(fwq_variant_parse(map->rules[i].variant, v));
-		snprintf(src, len, "shim_map:%s", map->rules[i].pattern);
+		WARN_ON_ONCE(fwq_variant_parse(r->variant, v));
+		if (r->type && (*flags & __FWQ_ORDERED)) {
+			if (r->type == FWQ_PERCPU)
+				pr_info("shim_map: %s is ordered and stays unbound (rule %s)\n",
+					name, r->pattern);
+		} else if (r->type) {
+			*flags &= ~(FWQ_PERCPU | FWQ_UNBOUND);
+			*flags |= r->type;
+		}
+		if (r->has_scope)
+			*scope = r->scope;
+		snprintf(src, len, "shim_map:%s", r->pattern);
 		rcu_read_unlock();
 		return;
 	}

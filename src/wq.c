@@ -583,7 +583,8 @@ static void fwq_put_all_pwqs(struct fwq_workqueue *wq)
 /* the fields of a new workqueue that need no allocation */
 static void fwq_wq_init_fields(struct fwq_workqueue *wq,
 			       const struct fwq_variant *variant,
-			       unsigned int flags, int max_active)
+			       unsigned int flags, int max_active,
+			       enum fwq_affn_scope *scope)
 {
 	wq->flags = flags;
 	wq->saved_max_active = max_active;
@@ -603,8 +604,10 @@ static void fwq_wq_init_fields(struct fwq_workqueue *wq,
 		wq->variant = *variant;
 		strscpy(wq->variant_src, "caller", sizeof(wq->variant_src));
 	} else {
+		/* and the type and scope of shim_map's rule, if it has them */
 		fwq_shim_map_variant(wq->name, &wq->variant, wq->variant_src,
-				     sizeof(wq->variant_src));
+				     sizeof(wq->variant_src), &wq->flags,
+				     scope);
 	}
 	wq->flush_ops = fwq_flush_strategies[wq->variant.flush];
 }
@@ -636,7 +639,8 @@ static int fwq_wq_alloc_nna(struct fwq_workqueue *wq)
  * CPUs' pools, or for an unbound one those of its default attrs. All or
  * none of them on return.
  */
-static int fwq_wq_alloc_pwqs(struct fwq_workqueue *wq)
+static int fwq_wq_alloc_pwqs(struct fwq_workqueue *wq,
+			     enum fwq_affn_scope scope)
 {
 	struct fwq_workqueue_attrs *attrs = NULL;
 	int ret;
@@ -647,6 +651,7 @@ static int fwq_wq_alloc_pwqs(struct fwq_workqueue *wq)
 			return -ENOMEM;
 		attrs->nice = (wq->flags & FWQ_HIGHPRI) ? FWQ_HIGHPRI_NICE : 0;
 		attrs->variant = wq->variant;
+		attrs->affn_scope = scope;
 	}
 
 	cpus_read_lock();
@@ -665,6 +670,7 @@ __printf(2, 5) struct fwq_workqueue *
 fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 			    unsigned int flags, int max_active, ...)
 {
+	enum fwq_affn_scope scope = FWQ_AFFN_DFL;
 	struct fwq_workqueue *wq;
 	va_list args;
 
@@ -695,7 +701,8 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 	vsnprintf(wq->name, sizeof(wq->name), fmt, args);
 	va_end(args);
 	fwq_wq_lockdep_init(wq);
-	fwq_wq_init_fields(wq, variant, flags, max_active);
+	fwq_wq_init_fields(wq, variant, flags, max_active, &scope);
+	flags = wq->flags;	/* shim_map may have changed the type */
 
 	wq->pcpu_stats = alloc_percpu(struct fwq_wq_pcpu_stats);
 	if (!wq->pcpu_stats)
@@ -713,7 +720,7 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 		if (!wq->unbound_attrs)
 			goto err_free_nna;
 	}
-	if (fwq_wq_alloc_pwqs(wq))
+	if (fwq_wq_alloc_pwqs(wq, scope))
 		goto err_free_unbound_attrs;
 	if (fwq_init_rescuer(wq))
 		goto err_free_pwqs;
