@@ -21,6 +21,9 @@
 #   FWQ_M_CONFIG      the config symbol that must be m in the target
 #   FWQ_M_GUEST_DEPS  the target kernel's own modules a guest loads
 #                     before it, in order (paths under kernel/, no .ko)
+#   FWQ_M_GUEST_EXTRA optional: more of the target kernel's own modules,
+#                     unpacked for the guest but not in its load order (a
+#                     guest loads them itself, with parameters: brd)
 #   FWQ_M_FILES       optional, for a directory of many modules: the
 #                     files of FWQ_M_DIR the build takes; the wrapper
 #                     then builds NAME.o alone (obj-m) instead of
@@ -37,13 +40,15 @@
 # fwq's one Kbuild line (scripts/shim-gen.sh writes fwq_shim_core.h, the
 # core headers the module includes) and links against the tree's
 # Module.symvers (make modules first, or --fwq). Debian's own build of the module
-# and of FWQ_M_GUEST_DEPS, plus the virtio-blk stack a guest's disk
-# needs (vm-run.sh --disk), are unpacked from the kernel's image package.
+# and of FWQ_M_GUEST_DEPS and FWQ_M_GUEST_EXTRA, plus the virtio-blk
+# stack a guest's disk needs (vm-run.sh --disk), are unpacked from the
+# kernel's image package.
 #
 # Everything is cached under $FWQ_CACHE/modules/SOURCE-VERSION/, the
 # builds by a hash of their inputs' content (not of the checkout's path),
 # so a second run, or another clone of the same sources, builds nothing.
 # On success the last lines on stdout are shell assignments:
+#   FWQ_MB_EXTRA="<FWQ_M_GUEST_EXTRA's modules>"
 #   FWQ_MB_STOCK=<the stock module; empty with --shim-only>
 #   FWQ_MB_SHIM=<the shimmed module; empty with --stock-only>
 #   FWQ_MB_DEBIAN=<Debian's own build of the module>
@@ -64,7 +69,7 @@ while [ $# -gt 0 ]; do
 	--fwq)
 		[ -d "${2:-}" ] || fwq_die 2 "--fwq needs a directory"
 		fwq=$(cd "$2" && pwd); shift 2 ;;
-	-h|--help) sed -n '4,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,57p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) fwq_die 2 "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -84,6 +89,7 @@ FWQ_M_DIR=''
 FWQ_M_INCLUDES=''
 FWQ_M_CONFIG=''
 FWQ_M_GUEST_DEPS=''
+FWQ_M_GUEST_EXTRA=''
 FWQ_M_FILES=''
 # shellcheck source=scripts/modules/xfs
 . "$recipe"
@@ -153,7 +159,7 @@ fi
 # (modules.builtin: virtio-pci on 7.3) leaves NAME.builtin, no module.
 dmods=$base/debian
 want=("$FWQ_M_DIR/$FWQ_M_NAME")
-for m in $FWQ_M_GUEST_DEPS $disk_mods; do
+for m in $FWQ_M_GUEST_DEPS $FWQ_M_GUEST_EXTRA $disk_mods; do
 	want+=("$m")
 done
 missing=0
@@ -359,6 +365,13 @@ while [ -n "${left// /}" ]; do
 	guest+="${guest:+ }$dmods/$next.ko"
 	left=$(tr ' ' '\n' <<< "$left" | grep -vx "$next" | tr '\n' ' ')
 done
+extra=
+for m in $FWQ_M_GUEST_EXTRA; do
+	[ -r "$dmods/$(basename "$m").ko" ] ||
+		fwq_die 2 "$krel has $m built in, not as a module"
+	extra+="${extra:+ }$dmods/$(basename "$m").ko"
+done
+echo "FWQ_MB_EXTRA=\"$extra\""
 echo "FWQ_MB_STOCK=$stock"
 echo "FWQ_MB_SHIM=$shim"
 echo "FWQ_MB_DEBIAN=$dmods/$FWQ_M_NAME.ko"
