@@ -1,23 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsync_load: the fsync-heavy load of make bench-xfs, a static program
- * for the busybox guest.
+ * fsync_load: the fsync-heavy load of make bench-xfs and make check-xfs,
+ * a static program for the busybox guest.
  *
- *   fsync_load -d DIR [-t THREADS] [-s SECONDS] [-f] [-o OPS]
+ *   fsync_load -d DIR [-t THREADS] [-s SECONDS] [-f] [-o OPS] [-u] [-m]
  *   fsync_load -d DIR -t THREADS -v
  *
  * Each of THREADS threads appends 4 KiB blocks to its own file,
  * DIR/load.N, and calls fsync() after each, for SECONDS seconds (or OPS
- * appends per thread with -o; -f fdatasync instead). Every block holds a
- * known pattern (its thread and index in each 8-byte word), which -v
- * reads back and checks. Prints one JSON line: the fsyncs, their rate,
- * and the p50, p99 and max latency of one append + fsync in
- * microseconds. Exit 0 ok, 1 an I/O error or a mismatch, 2 bad usage.
+ * appends per thread with -o; -f fdatasync instead), as aim7's
+ * sync_disk_rw and fio's fsync=1 do. Every block holds a known pattern
+ * (its thread and index in each 8-byte word), which -v reads back and
+ * checks.
+ *
+ * -u: a create/unlink storm instead: each operation creates a file of its
+ * own in DIR (u.N.I), writes one 4 KiB block to it, closes and unlinks
+ * it, no fsync; XFS inactivates the unlinked inodes on its per-CPU
+ * inodegc workqueue, and the log's metadata writeback completes on its
+ * buffer workqueue.
+ *
+ * -m: before the load and after it, execute the marker of the icount
+ * plugin (tools/icount/, "xchg %bx,%bx") once on every CPU the program
+ * may run on, so that the plugin counts every vCPU's instructions over
+ * the load; "marks" in the output is the number of those CPUs.
+ *
+ * Prints one JSON line: the operations ("fsyncs"), their rate, the p50,
+ * p99 and max latency of one operation (append + fsync, or create, write,
+ * close and unlink) and their sum over all threads ("sum_us": the
+ * threads' time in the operations), in microseconds. Exit 0 ok, 1 an I/O
+ * error or a mismatch, 2 bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +57,7 @@ struct thread {
 };
 
 static const char *dir;
-static int nthreads = 4, use_fdatasync;
+static int nthreads = 4, use_fdatasync, unlink_storm, marks;
 static long seconds = 5, ops;
 static int stop;		/* set once the time is up */
 static pthread_barrier_t barrier;
@@ -67,6 +84,26 @@ static void fill(u64 *buf, int nr, u64 idx)
 		buf[w] = pattern(nr, idx, w);
 }
 
+/* one create, write, close and unlink of file @idx of thread @t */
+static int unlink_op(struct thread *t, u64 *buf, u64 idx)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/u.%d.%llu", dir, t->nr,
+		 (unsigned long long)idx);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, buf, BLOCK) != BLOCK) {
+		close(fd);
+		return -1;
+	}
+	if (close(fd))
+		return -1;
+	return unlink(path);
+}
+
 static void *writer(void *arg)
 {
 	struct thread *t = arg;
@@ -77,7 +114,8 @@ static void *writer(void *arg)
 	     (!ops || idx < (u64)ops); idx++) {
 		fill(buf, t->nr, idx);
 		t0 = now_ns();
-		if (write(t->fd, buf, BLOCK) != BLOCK ||
+		if (unlink_storm ? unlink_op(t, buf, idx) :
+		    write(t->fd, buf, BLOCK) != BLOCK ||
 		    (use_fdatasync ? fdatasync(t->fd) : fsync(t->fd))) {
 			t->err = errno ? errno : EIO;
 			break;
@@ -96,6 +134,31 @@ static void *writer(void *arg)
 		t->lat[t->n++] = now_ns() - t0;
 	}
 	return NULL;
+}
+
+/*
+ * The icount plugin's marker, once on every CPU this task may run on.
+ * Return: the CPUs marked.
+ */
+static int mark_all_cpus(void)
+{
+	cpu_set_t all, one;
+	int cpu, n = 0;
+
+	if (!marks || sched_getaffinity(0, sizeof(all), &all))
+		return 0;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			continue;
+		asm volatile(".byte 0x66, 0x87, 0xdb" ::: "memory");
+		n++;
+	}
+	sched_setaffinity(0, sizeof(all), &all);
+	return n;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -151,7 +214,8 @@ static int verify(void)
 
 static void usage(void)
 {
-	fputs("fsync_load -d DIR [-t THREADS] [-s SECONDS] [-o OPS] [-f] [-v]\n", stderr);
+	fputs("fsync_load -d DIR [-t THREADS] [-s SECONDS] [-o OPS] [-f] [-u] [-m] [-v]\n",
+	      stderr);
 	exit(2);
 }
 
@@ -170,12 +234,12 @@ static long num(const char *s, long min, long max)
 int main(int argc, char **argv)
 {
 	struct thread *th;
-	u64 *all, total = 0, t0, wall;
+	u64 *all, total = 0, sum = 0, t0, wall;
 	size_t k;
 	char path[4096];
-	int c, i, check = 0, err = 0;
+	int c, i, check = 0, err = 0, marked;
 
-	while ((c = getopt(argc, argv, "d:t:s:o:fv")) != -1) {
+	while ((c = getopt(argc, argv, "d:t:s:o:fumv")) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
@@ -191,6 +255,12 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			use_fdatasync = 1;
+			break;
+		case 'u':
+			unlink_storm = 1;
+			break;
+		case 'm':
+			marks = 1;
 			break;
 		case 'v':
 			check = 1;
@@ -211,14 +281,16 @@ int main(int argc, char **argv)
 	for (i = 0; i < nthreads; i++) {
 		snprintf(path, sizeof(path), "%s/load.%d", dir, i);
 		th[i].nr = i;
-		th[i].fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-		if (th[i].fd < 0) {
+		th[i].fd = unlink_storm ? -1 :
+			open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+		if (!unlink_storm && th[i].fd < 0) {
 			fprintf(stderr, "fsync_load: %s: %s\n", path, strerror(errno));
 			return 1;
 		}
 		if (pthread_create(&th[i].tid, NULL, writer, &th[i]))
 			return 1;
 	}
+	marked = mark_all_cpus();
 	pthread_barrier_wait(&barrier);
 	t0 = now_ns();
 	if (!ops) {
@@ -230,7 +302,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < nthreads; i++) {
 		pthread_join(th[i].tid, NULL);
-		close(th[i].fd);
+		if (th[i].fd >= 0)
+			close(th[i].fd);
 		total += th[i].n;
 		if (th[i].err) {
 			fprintf(stderr, "fsync_load: thread %d: %s\n", i, strerror(th[i].err));
@@ -238,6 +311,10 @@ int main(int argc, char **argv)
 		}
 	}
 	wall = now_ns() - t0;
+	if (mark_all_cpus() != marked) {
+		fprintf(stderr, "fsync_load: the CPUs marked changed during the load\n");
+		err = 1;
+	}
 	all = malloc((total ? total : 1) * sizeof(*all));
 	if (!all)
 		return 1;
@@ -245,12 +322,15 @@ int main(int argc, char **argv)
 		memcpy(all + k, th[i].lat, th[i].n * sizeof(*all));
 		k += th[i].n;
 	}
+	for (k = 0; k < total; k++)
+		sum += all[k];
 	qsort(all, total, sizeof(*all), cmp_u64);
 	printf("{\"threads\":%d,\"seconds\":%.3f,\"fsyncs\":%llu,\"fsyncs_per_sec\":%.1f,",
 	       nthreads, wall / 1e9, total, total * 1e9 / wall);
-	printf("\"p50_us\":%.1f,\"p99_us\":%.1f,\"max_us\":%.1f,\"errors\":%d}\n",
+	printf("\"p50_us\":%.1f,\"p99_us\":%.1f,\"max_us\":%.1f,",
 	       total ? all[total / 2] / 1e3 : 0.0,
 	       total ? all[total * 99 / 100] / 1e3 : 0.0,
-	       total ? all[total - 1] / 1e3 : 0.0, err);
+	       total ? all[total - 1] / 1e3 : 0.0);
+	printf("\"sum_us\":%.0f,\"marks\":%d,\"errors\":%d}\n", sum / 1e3, marked, err);
 	return err;
 }
