@@ -3,18 +3,22 @@
 #
 # check-xfs.sh [--cycles N] [--threads T] [--seconds S] [--onoff MS]
 #              [--corrupt K] [--timeout S] [--stall S] [--preset P]
+#              [--disk ram|virtio] [--ram-mb M]
 #              [--out DIR] [--own-build] [--prepare-only]
 #
 # make check-xfs: the correctness cycle of the shimmed xfs.ko of KERNEL
-# (default 6.1) in a guest (scripts/plans/xfs-cycle.plan): N cycles
-# (default 20) of mount, an fsync load writing a known pattern under CPU
-# hotplug churn (one operation every MS ms, default 200; 0: none),
-# unmount, remount and verify every byte, unmount, xfs_repair -n, rmmod
-# xfs and rmmod fwq, xfs-cil/* on each flush design in turn. The load is
-# tests/fsync-load/fsync_load.c, T threads (default 4) for S seconds
-# (default 3). The disk is a sparse image made here with mkfs.xfs, holding
-# the load program and a copy of the host's xfs_repair with its libraries.
-# After the guest, xfs_repair -n runs once more here, on the image.
+# (default 6.1) in a guest (scripts/plans/xfs-cycle.plan), on a RAM disk
+# of M MiB (default 384: Debian's brd.ko from the kernel's own image
+# package, /dev/ram0, made with mkfs.xfs in the guest) or with --disk
+# virtio on the virtio disk: N cycles (default 20) of mount, an fsync load
+# writing a known pattern under CPU hotplug churn (one operation every MS
+# ms, default 200; 0: none), unmount, remount and verify every byte,
+# unmount, xfs_repair -n, rmmod xfs and rmmod fwq, xfs-cil/* on each flush
+# design in turn. The load is tests/fsync-load/fsync_load.c, T threads
+# (default 4) for S seconds (default 3). The disk is a sparse image
+# (tests/fsync-load/xfs-image.sh) holding the load program and a copy of
+# the host's mkfs.xfs and xfs_repair with their libraries. With --disk
+# virtio, xfs_repair -n runs once more here after the guest, on the image.
 # --corrupt K overwrites one byte of a load file in cycle K: the check
 # must then fail (it shows the check can). --timeout S: the guest's hard
 # limit (default 240 + N * (S + 150) s); --stall S: vm-run.sh's limit on
@@ -29,11 +33,11 @@
 # are cached by content. --prepare-only stops after the builds.
 #
 # Writes OUT (default results/check-xfs-<timestamp>/): results.jsonl (one
-# line per cycle), the guest's vm-run directory (guest/), repair.txt and
-# tests.txt, the test lines make check's lanes count: the guest's (each
-# step of each cycle), "guest" (vm-run.sh's verdict), one per cycle
-# ("cycleN": every step ok and every byte the load wrote verified) and
-# "host_repair".
+# line per cycle), the guest's vm-run directory (guest/), repair.txt
+# (--disk virtio) and tests.txt, the test lines make check's lanes count:
+# the guest's (each step of each cycle), "guest" (vm-run.sh's verdict),
+# one per cycle ("cycleN": every step ok and every byte the load wrote
+# verified) and with --disk virtio "host_repair".
 # Exit 0 when every step of every cycle passed and the final repair was
 # clean, 1 otherwise, 2 on a setup error.
 set -eu
@@ -48,6 +52,8 @@ corrupt=0
 timeout=0
 stall=${FWQ_VM_STALL:-180}
 preset=timing
+disk=ram
+rammb=384
 out=
 own=0
 prepare=0
@@ -61,14 +67,16 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:-}; shift 2 ;;
 	--stall) stall=${2:-}; shift 2 ;;
 	--preset) preset=${2:-}; shift 2 ;;
+	--disk) disk=${2:-}; shift 2 ;;
+	--ram-mb) rammb=${2:-}; shift 2 ;;
 	--out) out=${2:-}; shift 2 ;;
 	--own-build) own=1; shift ;;
 	--prepare-only) prepare=1; shift ;;
-	-h|--help) sed -n '4,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_die 2 "unknown argument $1 (--help)" ;;
 	esac
 done
-for v in "$cycles" "$threads" "$secs" "$onoff" "$corrupt" "$timeout" "$stall"; do
+for v in "$cycles" "$threads" "$secs" "$onoff" "$corrupt" "$timeout" "$stall" "$rammb"; do
 	case "$v" in
 	''|*[!0-9]*) fwq_die 2 "not a whole number: '$v'" ;;
 	esac
@@ -76,6 +84,12 @@ done
 if [ "$cycles" -lt 1 ] || [ "$threads" -lt 1 ] || [ "$secs" -lt 1 ]; then
 	fwq_die 2 "--cycles, --threads and --seconds must be at least 1"
 fi
+case "$disk" in
+ram) dev=ram ;;
+virtio) dev=vda ;;
+*) fwq_die 2 "--disk ram or virtio, not '$disk'" ;;
+esac
+[ "$rammb" -ge 300 ] || fwq_die 2 "--ram-mb: XFS needs at least 300 MiB"
 case "$preset" in
 ''|*[!a-z]*) fwq_die 2 "bad --preset '$preset'" ;;
 esac
@@ -114,9 +128,9 @@ if [ $own -eq 1 ]; then
 		echo "$srcid" > "$fwqdir/.fwq-srcid"
 	fi
 fi
-mb=$("$FWQ_TOP/scripts/module-build.sh" --shim-only --fwq "$fwqdir" xfs | tail -n 5) ||
+mb=$("$FWQ_TOP/scripts/module-build.sh" --shim-only --fwq "$fwqdir" xfs | grep '^FWQ_MB_') ||
 	fwq_die 2 "module-build.sh xfs failed"
-FWQ_MB_SHIM='' FWQ_MB_GUEST=''
+FWQ_MB_SHIM='' FWQ_MB_GUEST='' FWQ_MB_EXTRA=''
 eval "$mb"
 [ -n "$FWQ_MB_SHIM" ] || fwq_die 2 "no shimmed xfs.ko"
 built=$(fwq_elapsed "$start")
@@ -131,34 +145,24 @@ out=$(cd "$out" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# the guest's modules: the kernel's own in load order as NN-NAME.ko, fwq
-# and the shimmed xfs.ko
+# the guest's modules: the kernel's own in load order as NN-NAME.ko,
+# brd.ko, fwq and the shimmed xfs.ko
 mkdir -p "$tmp/mods"
 n=10
 for m in $FWQ_MB_GUEST; do
 	cp "$m" "$tmp/mods/$n-$(basename "$m")"
 	n=$((n + 1))
 done
+for m in $FWQ_MB_EXTRA; do
+	cp "$m" "$tmp/mods/"
+done
+[ -r "$tmp/mods/brd.ko" ] || fwq_die 2 "no brd.ko from the kernel's image package"
 cp "$fwqdir/src/fwq.ko" "$tmp/mods/fwq.ko"
 cp "$FWQ_MB_SHIM" "$tmp/mods/xfs-shim.ko"
 
-# the load program, static; xfs_repair with the libraries ldd names and
-# the dynamic loader, which the guest runs as /tmp/xr/ld.so
-gcc -O2 -Wall -static -pthread -o "$tmp/fsync_load" \
-	"$FWQ_TOP/tests/fsync-load/fsync_load.c" || fwq_die 2 "cannot build fsync_load"
-repair=$(command -v xfs_repair)
-{
-	printf '%s\n' /dev/null "0 0" "d--755 0 0" \
-		"fsync_load ---755 0 0 $tmp/fsync_load" "xr d--755 0 0" \
-		"xfs_repair ---755 0 0 $repair"
-	ldd "$repair" | awk '
-		$2 == "=>" && $3 ~ /^\// { print $1 " ---644 0 0 " $3 }
-		$1 ~ /^\/.*ld-linux/ { print "ld.so ---755 0 0 " $1 }'
-	printf '%s\n' '$' '$'
-} > "$tmp/proto"
-grep -q '^ld.so ' "$tmp/proto" || fwq_die 2 "no dynamic loader in ldd $repair"
-truncate -s 1G "$tmp/xfs.img"
-mkfs.xfs -q -p "$tmp/proto" "$tmp/xfs.img" || fwq_die 2 "mkfs.xfs failed"
+# the disk: the load program, the guest's helpers, mkfs.xfs and xfs_repair
+"$FWQ_TOP/tests/fsync-load/xfs-image.sh" "$tmp/xfs.img" ||
+	fwq_die 2 "cannot make the disk image"
 
 if [ "$timeout" -eq 0 ]; then
 	timeout=$((240 + cycles * (secs + 150)))
@@ -168,18 +172,22 @@ vm_rc=0
 FWQ_VM_QUIET=1 "$FWQ_TOP/scripts/vm-run.sh" --preset "$preset" \
 	--plan xfs-cycle --modules "$tmp/mods" --disk "$tmp/xfs.img" \
 	--timeout "$timeout" --stall "$stall" --out "$out/guest" \
-	--append "xfsc.cycles=$cycles xfsc.threads=$threads xfsc.secs=$secs xfsc.onoff=$onoff xfsc.corrupt=$corrupt" ||
+	--append "xfsc.cycles=$cycles xfsc.threads=$threads xfsc.secs=$secs xfsc.onoff=$onoff xfsc.corrupt=$corrupt xfsc.dev=$dev xfsc.ram_mb=$rammb" ||
 	vm_rc=$?
 [ "$vm_rc" -eq 0 ] || rc=1
 guest=$(fwq_elapsed "$start")
 tr -d '\r' < "$out/guest/results.txt" 2>/dev/null | grep '^{"cycle"' > "$out/results.jsonl" || :
 
-# the last state of the disk, checked once more by the host's xfs_repair
-if xfs_repair -n -f "$tmp/xfs.img" > "$out/repair.txt" 2>&1; then
-	repair_rc=0
-else
-	repair_rc=$?
-	rc=1
+# the last state of the virtio disk, checked once more by the host's
+# xfs_repair (the RAM disk's went with the guest)
+repair_rc=-
+if [ "$dev" = vda ]; then
+	if xfs_repair -n -f "$tmp/xfs.img" > "$out/repair.txt" 2>&1; then
+		repair_rc=0
+	else
+		repair_rc=$?
+		rc=1
+	fi
 fi
 
 {
@@ -216,8 +224,9 @@ for r in rows:
 for c in range(1, want + 1):
     if c not in seen:
         tests.write(f"not ok cycle{c} # not reported (guest/)\n")
-tests.write("ok host_repair\n" if sys.argv[4] == "0" else
-            f"not ok host_repair # xfs_repair -n rc {sys.argv[4]} (repair.txt)\n")
+if sys.argv[4] != "-":
+    tests.write("ok host_repair\n" if sys.argv[4] == "0" else
+                f"not ok host_repair # xfs_repair -n rc {sys.argv[4]} (repair.txt)\n")
 print(f"{len(rows)} of {want} cycles reported, {bad} not ok")
 sys.exit(1 if bad or len(rows) != want else 0)
 PY
