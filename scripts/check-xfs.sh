@@ -14,7 +14,9 @@
 # writing a known pattern under CPU hotplug churn (one operation every MS
 # ms, default 200; 0: none), unmount, remount and verify every byte,
 # unmount, xfs_repair -n, rmmod xfs and rmmod fwq, xfs-cil/* on each flush
-# design in turn. The load is tests/fsync-load/fsync_load.c, T threads
+# design in turn; in every other cycle xfs-inodegc/* is made unbound
+# (shim_map type=unbound) and a 1 s unlink storm feeds it, under the
+# churn too. The load is tests/fsync-load/fsync_load.c, T threads
 # (default 4) for S seconds (default 3). The disk is a sparse image
 # (tests/fsync-load/xfs-image.sh) holding the load program and a copy of
 # the host's mkfs.xfs and xfs_repair with their libraries. With --disk
@@ -72,7 +74,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:-}; shift 2 ;;
 	--own-build) own=1; shift ;;
 	--prepare-only) prepare=1; shift ;;
-	-h|--help) sed -n '4,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) fwq_die 2 "unknown argument $1 (--help)" ;;
 	esac
 done
@@ -216,10 +218,13 @@ for r in rows:
     why = "" if ok else " # rc write/verify/repair/unload " + \
         "/".join(map(str, rcs)) + f", {vf.get('bad')} bad blocks"
     tests.write(f"{'ok' if ok else 'not ok'} cycle{r['cycle']}{why}\n")
+    un = r.get("unlink") or {}
     print(f"cycle {r['cycle']:3} {r['design'].split('flush=')[-1]:10} "
+          f"{'inodegc unbound' if r.get('inodegc_unbound') else 'inodegc percpu '} "
           f"{'ok' if ok else 'NOT OK'}: {ld.get('fsyncs', 0)} fsyncs, "
           f"{vf.get('verified_bytes', 0)} bytes verified, "
           f"{r['hotplug_ops']} hotplug ops ({r['hotplug_refused']} refused), "
+          + (f"{un.get('fsyncs', 0)} files unlinked, " if un else "") +
           f"rc write/verify/repair/unload {'/'.join(map(str, rcs))}")
 for c in range(1, want + 1):
     if c not in seen:

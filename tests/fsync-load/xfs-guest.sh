@@ -5,6 +5,8 @@
 # from the disk to /tmp, sources it, and xg_fetch copies the rest. Needs
 # guest-lib.sh's FWQ_MODDIR.
 
+XG_D=/sys/kernel/debug/fwq
+
 # xg_fetch: from the disk (/dev/vda, an xfs.ko loaded), the load program,
 # these helpers and xr/ (mkfs.xfs, xfs_repair, their libraries) to /tmp
 xg_fetch() {
@@ -38,4 +40,11 @@ xg_ramdisk() {
 	xg_xr mkfs.xfs -q -f -K /dev/ram0 || return 1
 	xg_xr xfs_repair -n /dev/ram0 > /tmp/xg.repair 2>&1 ||
 		{ cat /tmp/xg.repair; return 1; }
+}
+
+# xg_wq_is WQ TYPE: WQ is a TYPE (percpu or unbound) workqueue on fwq
+# (debugfs wqs)
+xg_wq_is() {
+	grep -q "^wq $1: $2[, ]" $XG_D/wqs ||
+		{ echo "$1 is not $2: $(grep "^wq $1:" $XG_D/wqs)"; return 1; }
 }
