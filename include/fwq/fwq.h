@@ -664,6 +664,44 @@ unsigned int fwq_work_busy(struct fwq_work *work);
 bool fwq_current_is_mem_reclaim(void);
 
 /**
+ * fwq_current_work - the item %current runs, if it is an fwq worker
+ *
+ * As Linux 7.3's current_work(), for fwq's workers and rescuers. A
+ * barrier that fwq_flush_work() queued is an item too.
+ *
+ * Return: the item %current is running, or NULL if %current is not an
+ * fwq worker or rescuer running one (in an interrupt, too).
+ */
+struct fwq_work *fwq_current_work(void);
+
+/**
+ * fwq_current_is_workqueue_rescuer - is %current an fwq rescuer?
+ *
+ * As Linux 7.3's current_is_workqueue_rescuer(): the rescuer of an
+ * FWQ_MEM_RECLAIM workqueue, which runs items while its pools cannot
+ * create workers.
+ *
+ * Return: %true if %current is an fwq rescuer thread (in task context).
+ */
+bool fwq_current_is_workqueue_rescuer(void);
+
+/**
+ * fwq_workqueue_congested - are items of a workqueue waiting on a CPU?
+ * @cpu: CPU number, or FWQ_CPU_UNBOUND for the local one
+ * @wq: the workqueue
+ *
+ * As Linux 7.3's workqueue_congested(): tests whether items queued to
+ * @wq on @cpu wait for an active slot (max_active reached). Each CPU has
+ * a pwq of its own, for an unbound @wq too. The answer is only a hint,
+ * read without the pool lock. A bad @cpu or a NULL @wq is refused with
+ * one log line.
+ *
+ * Context: any.
+ * Return: %true if @wq's pwq for @cpu has inactive items.
+ */
+bool fwq_workqueue_congested(int cpu, struct fwq_workqueue *wq);
+
+/**
  * fwq_flush_workqueue - wait for every item queued before the call
  * @wq: the workqueue
  *
