@@ -49,6 +49,13 @@
 #define fwq_timer_destroy_on_stack(timer)	destroy_timer_on_stack(timer)
 #endif
 
+/* call_rcu_hurry(): 6.2; before it, no callback was lazy */
+#ifdef FWQ_HAVE_CALL_RCU_HURRY
+#define fwq_call_rcu_hurry(head, func)	call_rcu_hurry(head, func)
+#else
+#define fwq_call_rcu_hurry(head, func)	call_rcu(head, func)
+#endif
+
 /* timer_container_of(): 6.16, which removes from_timer() */
 #ifdef FWQ_HAVE_TIMER_CONTAINER_OF
 #define fwq_timer_container_of(var, timer, field)	\

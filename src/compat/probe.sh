@@ -65,6 +65,8 @@ probe WQ_PERCPU include/linux/workqueue.h 'WQ_PERCPU'
 # system_unbound_wq
 probe SYSTEM_PERCPU_WQ include/linux/workqueue.h 'extern struct workqueue_struct *system_percpu_wq;'
 probe SYSTEM_DFL_WQ include/linux/workqueue.h 'extern struct workqueue_struct *system_dfl_wq;'
+# 6.2: call_rcu_hurry(), a callback that lazy RCU does not batch
+probe CALL_RCU_HURRY include/linux/rcupdate.h 'call_rcu_hurry(struct rcu_head *head'
 # struct module_use in module.h (6.1, 6.12; the module selftest reads the
 # dependency list through it); 7.3 keeps it private
 probe MODULE_USE include/linux/module.h 'struct module_use {'
