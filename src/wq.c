@@ -964,9 +964,9 @@ void fwq_destroy_workqueue(struct fwq_workqueue *wq)
 
 	armed = refcount_read(&wq->ref) - 1;
 	if (armed) {
-		/* their timers still point here: the wq outlives them */
+		/* their timers or RCU callbacks point here: the wq outlives them */
 		atomic64_inc(&fwq_misuse_count);
-		pr_err("destroying %s with %u delayed items armed; they will be dropped\n",
+		pr_err("destroying %s with %u delayed or RCU items armed; they will be dropped\n",
 		       wq->name, armed);
 	}
 

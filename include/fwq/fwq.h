@@ -634,6 +634,69 @@ bool fwq_disable_delayed_work_sync(struct fwq_delayed_work *dwork);
  */
 bool fwq_enable_delayed_work(struct fwq_delayed_work *dwork);
 
+/**
+ * struct fwq_rcu_work - an fwq work item queued after an RCU grace period
+ * @work: the work item
+ * @rcu: the RCU callback that queues @work
+ * @wq: the workqueue @work is queued to when the grace period ends
+ *
+ * Initialize with FWQ_INIT_RCU_WORK(). Users must not touch the fields.
+ */
+struct fwq_rcu_work {
+	struct fwq_work work;
+	struct rcu_head rcu;
+	struct fwq_workqueue *wq;
+};
+
+/**
+ * FWQ_INIT_RCU_WORK - initialize an fwq RCU work item at run time
+ * @_rwork: the struct fwq_rcu_work to initialize
+ * @_func: the function it runs
+ */
+#define FWQ_INIT_RCU_WORK(_rwork, _func)				\
+	FWQ_INIT_WORK(&(_rwork)->work, (_func))
+
+/**
+ * to_fwq_rcu_work - the RCU work item that contains @work
+ * @work: the embedded work item
+ */
+static inline struct fwq_rcu_work *to_fwq_rcu_work(struct fwq_work *work)
+{
+	return container_of(work, struct fwq_rcu_work, work);
+}
+
+/**
+ * fwq_queue_rcu_work - queue work after an RCU grace period
+ * @wq: the workqueue
+ * @rwork: the RCU work item
+ *
+ * As Linux 7.3's queue_rcu_work(): @rwork's item is queued on @wq, on no
+ * particular CPU, once a full RCU grace period has elapsed after this
+ * call; every RCU read-side critical section running now has ended by
+ * the time it runs. @rwork is pending from this call until its item
+ * starts, and an RCU work item cannot be cancelled or disabled while its
+ * grace period runs: one whose embedded item was disabled is refused
+ * with one log line. @wq is referenced until the item is queued; a @wq
+ * destroyed meanwhile refuses it as for any item queued to it then.
+ *
+ * Context: any.
+ * Return: %false if @rwork was already pending (or is disabled), %true
+ * otherwise.
+ */
+bool fwq_queue_rcu_work(struct fwq_workqueue *wq, struct fwq_rcu_work *rwork);
+
+/**
+ * fwq_flush_rcu_work - wait for an RCU work item to finish
+ * @rwork: the RCU work item
+ *
+ * If @rwork waits for its grace period, waits for that (rcu_barrier())
+ * and then for the item, as Linux 7.3's flush_rcu_work().
+ *
+ * Context: may sleep.
+ * Return: %true if it waited, %false if @rwork was already idle.
+ */
+bool fwq_flush_rcu_work(struct fwq_rcu_work *rwork);
+
 /* fwq_work_busy() flags */
 enum {
 	FWQ_BUSY_PENDING	= 1 << 0,
