@@ -25,8 +25,8 @@
  *   compat probe, and max_active 0 means the target kernel's
  *   WQ_DFL_ACTIVE;
  * - every interface fwq has no equivalent for (schedule_work(), the
- *   system workqueues, rcu_work, current_work(), ...) fails to compile,
- *   with a static assertion that names it.
+ *   system workqueues, set_worker_desc(), ...) fails to compile, with a
+ *   static assertion that names it.
  *
  * A core header that the module first includes after this header is
  * renamed too: its inline code then fails to compile rather than running
@@ -374,37 +374,38 @@ static inline bool __fwq_shim_enable_and_queue_work(struct fwq_workqueue *wq,
  * @name: its name, as a string
  * @why: the reason, as a string
  *
- * "struct rcu_work" becomes an anonymous struct whose only member is a
- * failed static assertion.
+ * "struct execute_work" becomes an anonymous struct whose only member is
+ * a failed static assertion.
  */
 #define __FWQ_SHIM_NO_TYPE(name, why)					\
 	{ static_assert(0, "fwq shim: " name " has no fwq equivalent: " why); }
 
-/* No fwq equivalent: the rest. */
-#define rcu_work	__FWQ_SHIM_NO_TYPE("struct rcu_work", "no queue_rcu_work()")
+/* RCU work items. */
+#define rcu_work		fwq_rcu_work
 #undef INIT_RCU_WORK
-#define INIT_RCU_WORK(...)	__FWQ_SHIM_NONE("rcu_work", "no queue_rcu_work()")
+#define INIT_RCU_WORK(_rwork, _func)	FWQ_INIT_RCU_WORK(_rwork, _func)
+/* fwq tracks no work item with debugobjects: on stack is the same */
 #undef INIT_RCU_WORK_ONSTACK
-#define INIT_RCU_WORK_ONSTACK(...)					\
-	__FWQ_SHIM_NONE("rcu_work", "no queue_rcu_work()")
+#define INIT_RCU_WORK_ONSTACK(_rwork, _func)				\
+	FWQ_INIT_RCU_WORK(_rwork, _func)
 #undef queue_rcu_work
-#define queue_rcu_work(...)	__FWQ_SHIM_NONE("queue_rcu_work()", "no rcu_work")
+#define queue_rcu_work(wq, rwork)	fwq_queue_rcu_work(wq, rwork)
 #undef flush_rcu_work
-#define flush_rcu_work(...)	__FWQ_SHIM_NONE("flush_rcu_work()", "no rcu_work")
+#define flush_rcu_work(rwork)		fwq_flush_rcu_work(rwork)
 #undef to_rcu_work
-#define to_rcu_work(...)	__FWQ_SHIM_NONE("to_rcu_work()", "no rcu_work")
+#define to_rcu_work(work)		to_fwq_rcu_work(work)
+
+/* What the running task and a workqueue's state say. */
+#undef current_work
+#define current_work()			fwq_current_work()
+#undef current_is_workqueue_rescuer
+#define current_is_workqueue_rescuer()	fwq_current_is_workqueue_rescuer()
+#undef workqueue_congested
+#define workqueue_congested(cpu, wq)	fwq_workqueue_congested(cpu, wq)
+
+/* No fwq equivalent: the rest. */
 #define execute_work							\
 	__FWQ_SHIM_NO_TYPE("struct execute_work", __FWQ_SHIM_SYSWQ)
-#undef current_work
-#define current_work(...)						\
-	__FWQ_SHIM_NONE("current_work()", "fwq workers are not the kernel's")
-#undef current_is_workqueue_rescuer
-#define current_is_workqueue_rescuer(...)				\
-	__FWQ_SHIM_NONE("current_is_workqueue_rescuer()",		\
-			"fwq rescuers are not the kernel's")
-#undef workqueue_congested
-#define workqueue_congested(...)					\
-	__FWQ_SHIM_NONE("workqueue_congested()", "not in fwq")
 #undef workqueue_set_min_active
 #define workqueue_set_min_active(...)					\
 	__FWQ_SHIM_NONE("workqueue_set_min_active()", "not in fwq")

@@ -12,7 +12,18 @@ static void fn(struct work_struct *w)
 	struct delayed_work *dw = to_delayed_work(w);
 
 	(void)delayed_work_pending(dw);
+	(void)(current_work() == w);
+	(void)current_is_workqueue_rescuer();
 }
+
+static void rfn(struct work_struct *w)
+{
+	struct rcu_work *rw = to_rcu_work(w);
+
+	(void)rw;
+}
+
+static struct rcu_work rw;
 
 static DECLARE_WORK(w, fn);
 static DECLARE_DELAYED_WORK(dw, fn);
@@ -24,6 +35,7 @@ static int __init shim_ct_init(void)
 {
 	struct work_struct sw;
 	struct delayed_work sdw, idw;
+	struct rcu_work srw;
 
 	wq = alloc_workqueue("shim_ct/%d", WQ_UNBOUND | WQ_FREEZABLE |
 			     WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_CPU_INTENSIVE |
@@ -52,6 +64,13 @@ static int __init shim_ct_init(void)
 	enable_work(&w);
 	(void)work_pending(&w);
 	(void)work_busy(&w);
+	INIT_RCU_WORK(&rw, rfn);
+	INIT_RCU_WORK_ONSTACK(&srw, rfn);
+	queue_rcu_work(wq, &rw);
+	queue_rcu_work(wq, &srw);
+	flush_rcu_work(&rw);
+	flush_rcu_work(&srw);
+	(void)workqueue_congested(WORK_CPU_UNBOUND, wq);
 	flush_workqueue(wq);
 	drain_workqueue(wq);
 	workqueue_set_max_active(wq, 8);
