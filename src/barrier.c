@@ -107,7 +107,13 @@ bool fwq_refuse_self_flush(struct fwq_work *work, bool from_cancel)
 {
 	struct fwq_worker *worker = fwq_current_worker();
 
-	if (likely(!worker || worker->current_work != work))
+	/*
+	 * The function too, as mainline's find_worker_executing_work(): an
+	 * item freed by its function and reused for another at the same
+	 * address is not the running one
+	 */
+	if (likely(!worker || worker->current_work != work ||
+		   worker->current_func != work->func))
 		return false;
 	fwq_lockdep_touch_flush_work(work, worker->current_pwq->wq,
 				     from_cancel);

@@ -4,7 +4,8 @@
  * current_is_workqueue_rescuer()), and workqueue_congested(): the item a
  * worker runs, nothing outside a worker or in an interrupt on one, the
  * rescuer told from a worker, and a pwq with inactive items told from one
- * without.
+ * without; and the self-flush refusal, which takes an item for the
+ * running one only if its function is the running one's too.
  */
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
@@ -319,9 +320,73 @@ static void test_congested_bad(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
+/* an item whose memory is reused, while it runs, for another item */
+struct cur_reuse {
+	struct fwq_work work;
+	struct fwq_workqueue *wq;
+	bool queued;
+	bool flushed;
+	atomic_t reused_runs;
+	int runs_at_flush;	/* reused_runs when the flush returned */
+	struct completion done;
+};
+
+static void cur_reused_fn(struct fwq_work *work)
+{
+	struct cur_reuse *r = container_of(work, struct cur_reuse, work);
+
+	atomic_inc(&r->reused_runs);
+}
+
+static void cur_reuse_first_fn(struct fwq_work *work)
+{
+	struct cur_reuse *r = container_of(work, struct cur_reuse, work);
+
+	/* as if the item were freed and its memory given to a new item */
+	FWQ_INIT_WORK(&r->work, cur_reused_fn);
+	r->queued = fwq_queue_work(r->wq, &r->work);
+	r->flushed = fwq_flush_work(&r->work);
+	r->runs_at_flush = atomic_read(&r->reused_runs);
+	complete(&r->done);
+}
+
+/*
+ * Invariant (7.3 compares the function as well as the address): an item
+ * that flushes an item at its own address but with another function is
+ * not flushing itself; the flush waits for that item to run, nothing is
+ * refused or counted as misuse.
+ */
+static void test_self_flush_reused(struct fwq_ktap_test *t)
+{
+	struct cur_reuse *r;
+	long long misuse;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, r))
+		return;
+	r->wq = fwqt_case_wq(t, W, FWQ_UNBOUND, 0);
+	if (!r->wq)
+		goto out;
+	FWQ_INIT_WORK(&r->work, cur_reuse_first_fn);
+	init_completion(&r->done);
+	misuse = fwqt_debug_counter("misuse");
+	FWQ_EXPECT(t, fwq_queue_work(r->wq, &r->work));
+	fwqt_wait(t, &r->done, "the first item");
+	fwq_flush_workqueue(r->wq);
+	FWQ_EXPECT(t, r->queued);
+	FWQ_EXPECT(t, r->flushed);
+	FWQ_EXPECT_EQ(t, r->runs_at_flush, 1);
+	FWQ_EXPECT_EQ(t, atomic_read(&r->reused_runs), 1);
+	FWQ_EXPECT_EQ(t, fwqt_debug_counter("misuse"), misuse);
+	fwq_destroy_workqueue(r->wq);
+out:
+	kfree(r);
+}
+
 FWQ_KTAP_SUITE(fwq_suite_current, "fwq_current",
 	       FWQT_CASE("current_work", test_current_work, W),
 	       FWQT_CASE("current_work_irq", test_current_work_irq, W),
 	       FWQT_CASE("current_rescuer", test_current_rescuer, W),
 	       FWQT_CASE("congested", test_congested, W),
-	       FWQT_CASE("congested_bad", test_congested_bad, W));
+	       FWQT_CASE("congested_bad", test_congested_bad, W),
+	       FWQT_CASE("self_flush_reused", test_self_flush_reused, W));
