@@ -22,6 +22,11 @@ that state the supported kernels, and prints one line per finding,
             is in each file that states it (KERNEL_FILES), word for word;
             every KERNEL=NAME in the documents names a kernel of
             scripts/kernels/
+  figures   every figure a document marks, "1032 s<!-- fig:KEY -->", is
+            the value (and unit) of KEY in docs/figures.tsv, the one file
+            of current measured figures; every row there is well formed
+            (a key, a value, a unit, a commit, a date, what ran) and
+            quoted by some document
 
 FWQ_DOCLINT_TOP overrides the tree's top (the lint's own tests plant a
 false statement in a copy).
@@ -291,12 +296,69 @@ def check_kernels():
                     find(name, i, f"KERNEL={m.group(1)}: no scripts/kernels/{m.group(1)}")
 
 
+FIGURES = "docs/figures.tsv"
+FIG_RE = re.compile(r"<!--\s*fig:([A-Za-z0-9_.-]+)\s*-->")
+
+
+def figures():
+    """{key: (line, value, unit)} of docs/figures.tsv; a bad row is a finding."""
+    out = {}
+    path = os.path.join(TOP, FIGURES)
+    if not os.path.exists(path):
+        return out
+    for i, ln in enumerate(lines(FIGURES), 1):
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        f = ln.split("\t")
+        if len(f) != 6:
+            find(FIGURES, i, f"{len(f)} fields, not 6: key, value, unit, commit, date, what ran")
+            continue
+        key, value, unit, commit, date, what = f
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", key) or key in out:
+            find(FIGURES, i, f"key '{key}': not a unique name of [A-Za-z0-9_.-]")
+        if not re.fullmatch(r"[0-9][0-9.,]*", value):
+            find(FIGURES, i, f"{key}: value '{value}' is not a number")
+        if not re.fullmatch(r"[0-9a-f]{7,40}", commit):
+            find(FIGURES, i, f"{key}: commit '{commit}' is not a commit id")
+        if not re.fullmatch(r"20[0-9]{2}-[01][0-9]-[0-3][0-9]", date):
+            find(FIGURES, i, f"{key}: date '{date}' is not YYYY-MM-DD")
+        if not what.strip():
+            find(FIGURES, i, f"{key}: says nothing of what ran")
+        out[key] = (i, value, unit)
+    return out
+
+
+def check_figures():
+    figs = figures()
+    quoted = set()
+    for name in docs():
+        for i, ln in enumerate(lines(name), 1):
+            for m in FIG_RE.finditer(ln):
+                key = m.group(1)
+                if key not in figs:
+                    find(name, i, f"fig:{key}: no such figure in {FIGURES}")
+                    continue
+                quoted.add(key)
+                _, value, unit = figs[key]
+                before = ln[:m.start()].rstrip()
+                want = [value] + ([value + unit, value + " " + unit] if unit else [])
+                if not any(before.endswith(w) and not re.search(r"[0-9.,]$", before[:-len(w)])
+                           for w in want):
+                    got = re.search(r"[0-9][0-9.,]*\s*\S*$", before)
+                    find(name, i, f"fig:{key} quotes '{got.group(0) if got else before[-12:]}',"
+                         f" {FIGURES} says '{value}{(' ' + unit) if unit else ''}'")
+    for key, (line, _, _) in sorted(figs.items(), key=lambda x: x[1][0]):
+        if key not in quoted:
+            find(FIGURES, line, f"{key}: quoted by no document (<!-- fig:{key} -->)")
+
+
 CHECKS = {
     "targets": check_targets,
     "paths": check_paths,
     "hazards": check_hazards,
     "tables": check_tables,
     "kernels": check_kernels,
+    "figures": check_figures,
 }
 
 

@@ -39,8 +39,9 @@
 #               "make X" is a rule, every quoted path exists, every hazard
 #               of docs/hazards.md is cited by code, a test or a script (or
 #               says "untested"), every table row has its header's cells,
-#               and the supported kernels are those of scripts/kernels/,
-#               in the same words everywhere (tests/doclint/ plants each)
+#               the supported kernels are those of scripts/kernels/,
+#               in the same words everywhere, and every figure a document
+#               quotes is docs/figures.tsv's (tests/doclint/ plants each)
 set -u
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -8,7 +8,8 @@ Each test copies the tree's documents and the files they name into a
 scratch directory, plants one false statement of one kind there (a make
 rule that does not exist, a path that does not exist, a hazard nothing
 cites, a table row with a cell too many, a wrong supported kernel, a
-dkms.conf that refuses a supported kernel) and runs the lint on the copy
+dkms.conf that refuses a supported kernel, a quoted figure that is not
+docs/figures.tsv's, a figure no document quotes) and runs the lint on the copy
 (FWQ_DOCLINT_TOP): it must exit 1 and name the planted line. The
 unplanted copy must pass, so that every failure is the plant's. With
 --out, DIR/tests.txt gets one "ok NAME" or "not ok NAME" line per test
@@ -142,6 +143,21 @@ class Plant(unittest.TestCase):
         with open(os.path.join(self.top, "scripts", "kernels", "7.4"), "w") as f:
             f.write(re.sub(r"^FWQ_K_SERIES=.*$", "FWQ_K_SERIES=7.4", text, flags=re.M))
         self.assert_fails("kernels", r"does not say, word for word: .*7\.4")
+
+    def test_figure_mismatch(self):
+        self.edit("README.md", lambda t: re.sub(
+            r"[0-9]+ s<!-- fig:check\.time -->", "1177 s<!-- fig:check.time -->", t, count=1))
+        self.assert_fails("figures", r"README\.md:\d+: fig:check\.time quotes '1177 s', "
+                          r"docs/figures\.tsv says")
+
+    def test_figure_unknown(self):
+        self.append("docs/design.md", "\nIt took 12 s<!-- fig:no.such.figure -->.\n")
+        self.assert_fails("figures", r"docs/design\.md:\d+: fig:no\.such\.figure: no such figure")
+
+    def test_figure_unquoted(self):
+        self.append("docs/figures.tsv",
+                    "planted.figure\t7\ts\t0123abc\t2026-12-07\tnothing ran\n")
+        self.assert_fails("figures", r"docs/figures\.tsv:\d+: planted\.figure: quoted by no document")
 
 
 if __name__ == "__main__":
