@@ -65,11 +65,19 @@ static bool fwq_ktap_glob(const char *glob, size_t len, const char *name)
 	return glob_match(one, name);
 }
 
-/* Does any of the comma-separated globs of @filter match @name? */
+/*
+ * Does @filter match @name: the whole filter as one glob, or any of its
+ * comma-separated globs? A run's name holds commas of its own
+ * ("fwq_cull.idle_cull_to_floor.wake=claim,kicked=on"), so the whole
+ * filter is tried first: a glob with a comma in it works alone, not in a
+ * list.
+ */
 static bool fwq_ktap_filter_match(const char *filter, const char *name)
 {
 	const char *g = filter;
 
+	if (glob_match(filter, name))
+		return true;
 	for (;;) {
 		size_t len = strcspn(g, ",");
 
@@ -82,9 +90,10 @@ static bool fwq_ktap_filter_match(const char *filter, const char *name)
 }
 
 /*
- * Does run @p of @c match @filter? The filter is a list of globs, comma
- * separated, each over "suite.case" (every run of the case) or
- * "suite.case.<param name>" (one run). A run the case's @param_wanted
+ * Does run @p of @c match @filter? The filter is one glob or a list of
+ * globs, comma separated (fwq_ktap_filter_match()), each over
+ * "suite.case" (every run of the case) or "suite.case.<param name>" (one
+ * run). A run the case's @param_wanted
  * refuses matches no filter.
  */
 static bool fwq_ktap_match(const char *filter, const char *suite,

@@ -21,7 +21,7 @@
 
 static char *filter = "";
 module_param(filter, charp, 0444);
-MODULE_PARM_DESC(filter, "globs over suite.case names to run, comma separated (default: all)");
+MODULE_PARM_DESC(filter, "a glob, or globs comma separated, over suite.case[.param] names to run (default: all)");
 
 static unsigned int repeat = 1;
 module_param(repeat, uint, 0444);
