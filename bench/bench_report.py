@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """bench_report.py DIR: summarize fwq_bench results.
-bench_report.py --compare OUTDIR DIR1 DIR2 [DIR3...]: how well the ratios repeat.
+bench_report.py --compare OUTDIR|- DIR1 DIR2 [DIR3...]: how well the ratios repeat.
+bench_report.py --replay RESULTS [OUTDIR]: the report of a results file again.
 
 Reads DIR/results.jsonl (one fwq_bench JSON object per run), groups runs by
 configuration and variant, and writes:
@@ -18,8 +19,13 @@ configuration and variant, and writes:
                    possible CPUs per flush variant, S5 flush-latency CDF
                    (gnuplot; skipped with a warning if it is missing)
 With --compare, reads DIRi/results.jsonl of two or more suites and writes
-OUTDIR/repeatability.md (also printed): every ratio to base of the first
-two metrics of each scenario in each suite, and whether they agree.
+OUTDIR/repeatability.md (also printed; OUTDIR "-": printed only): every
+ratio to base of the first two metrics of each scenario in each suite, and
+whether they agree.
+With --replay, reads RESULTS (a results.jsonl, or a folder holding one)
+and the files bench.sh wrote beside it, prints the table and the claims
+as DIR's report does, and writes nothing; with OUTDIR, writes the report
+(summary.md, table.txt, plots/) there (fwq-bench replay).
 Only numbers found in results.jsonl are printed; nothing is estimated.
 Bad input (a missing or empty results.jsonl, a line that is not a whole
 JSON object, a run without a field the report reads) is one error line on
@@ -36,7 +42,8 @@ from collections import Counter, OrderedDict, defaultdict
 from fractions import Fraction
 from functools import lru_cache
 
-USAGE = ("usage: bench_report.py DIR | bench_report.py --compare OUTDIR DIR1 DIR2 [DIR...] | "
+USAGE = ("usage: bench_report.py DIR | bench_report.py --compare OUTDIR|- DIR1 DIR2 [DIR...] | "
+         "bench_report.py --replay RESULTS [OUTDIR] | "
          "bench_report.py --count-phases DIR LABEL BOOTS")
 
 # the variant axes, in the order a variant names them
@@ -1877,8 +1884,9 @@ def legend(base):
 
 
 def compare(args):
-    """bench_report.py --compare OUTDIR DIR1 DIR2 [DIR3...]"""
-    if len(args) < 3 or any(a.startswith("-") for a in args):
+    """bench_report.py --compare OUTDIR|- DIR1 DIR2 [DIR3...]"""
+    if len(args) < 3 or args[0] == "" or any(a.startswith("-") for a in args[1:]) or \
+            (args[0].startswith("-") and args[0] != "-"):
         print(USAGE, file=sys.stderr)
         return 2
     outdir, dirs = args[0], args[1:]
@@ -1975,6 +1983,8 @@ def compare(args):
         out.append("")
     text = "\n".join(out)
     print(text)
+    if outdir == "-":
+        return 0
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, "repeatability.md"), "w") as f:
         f.write(text + "\n")
@@ -2156,20 +2166,27 @@ NOTES = """## Reading these numbers (TCG)
 """
 
 
-def report(outdir):
-    """bench_report.py DIR"""
-    clocksources = load_clocksources(outdir)
-    runs = load(os.path.join(outdir, "results.jsonl"))
-    data = Data(runs, load_counts(outdir))
+def report(outdir, results=None):
+    """bench_report.py DIR: DIR/results.jsonl's report, into DIR. results:
+    that file's runs instead, with the files bench.sh writes beside it
+    (clocksource.txt, icount.jsonl, designs.txt, crashes.txt, timing.txt)
+    read from its folder; outdir None: printed only, nothing written."""
+    results = results or os.path.join(outdir, "results.jsonl")
+    side = os.path.dirname(results) or "."
+    clocksources = load_clocksources(side)
+    runs = load(results)
+    data = Data(runs, load_counts(side))
     tab = table(data)
     leg = legend(data.base)
-    with open(os.path.join(outdir, "table.txt"), "w") as f:
-        f.write(tab + "\n" + leg + "\n")
+    if outdir is not None:
+        os.makedirs(outdir, exist_ok=True)
+        with open(os.path.join(outdir, "table.txt"), "w") as f:
+            f.write(tab + "\n" + leg + "\n")
     print(tab)
-    made = plots(data, outdir)
+    made = plots(data, outdir) if outdir is not None else []
     fam = Family()
     blocks = claims(data, fam)
-    designs = load_designs(outdir)
+    designs = load_designs(side)
     hl = headline(data, designs, fam)
     fam.holm()
     cl = finish(blocks)
@@ -2177,6 +2194,8 @@ def report(outdir):
         if extra:
             cl += "\n\n" + extra
     print(cl)
+    if outdir is None:
+        return 0
     topo = OrderedDict()
     for r in runs:
         topo[r["label"]] = r["topology"]
@@ -2203,7 +2222,7 @@ def report(outdir):
         f.write(tab + "\n\n" + (agree + "\n" if agree else "") + cl + "\n\n")
         for p in made:
             f.write(f"![{p}]({p})\n\n")
-        crashes = os.path.join(outdir, "crashes.txt")
+        crashes = os.path.join(side, "crashes.txt")
         if os.path.exists(crashes):
             f.write("## Runs that crashed the guest\n\nThe guest kernel crashed or hung during these "
                     "specs; the remaining runs of the same variant in that boot were skipped "
@@ -2212,13 +2231,24 @@ def report(outdir):
                 for line in c:
                     f.write(f"- `{line.strip()}`\n")
             f.write("\n")
-        rt = run_time(outdir)
+        rt = run_time(side)
         if rt:
             f.write(rt + "\n")
         f.write(NOTES)
     print(f"bench_report: wrote {outdir}/summary.md, table.txt"
           + (", " + ", ".join(made) if made else ""), file=sys.stderr)
     return 0
+
+
+def replay(args):
+    """bench_report.py --replay RESULTS [OUTDIR]"""
+    if len(args) not in (1, 2) or any(not a or a.startswith("-") for a in args):
+        print(USAGE, file=sys.stderr)
+        return 2
+    results = args[0]
+    if os.path.isdir(results):
+        results = os.path.join(results, "results.jsonl")
+    return report(args[1] if len(args) == 2 else None, results)
 
 
 def count_phases(args):
@@ -2248,6 +2278,8 @@ def count_phases(args):
 def main(argv):
     if len(argv) >= 1 and argv[0] == "--compare":
         run, args = compare, argv[1:]
+    elif len(argv) >= 1 and argv[0] == "--replay":
+        run, args = replay, argv[1:]
     elif len(argv) >= 1 and argv[0] == "--count-phases":
         run, args = count_phases, argv[1:]
     elif len(argv) == 1 and not argv[0].startswith("-"):

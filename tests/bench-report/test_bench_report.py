@@ -663,7 +663,8 @@ class BadInput(Scratch):
         self.assertRegex(err, r"icount\.jsonl:1: \"insns\" is not a median, min and max$")
 
     def test_usage(self):
-        for args in ([], ["a", "b"], ["--bogus"], ["--compare", "o", "a"],
+        for args in ([], ["a", "b"], ["--bogus"], ["--compare", "o", "a"], ["--replay"],
+                     ["--replay", "a", "b", "c"], ["--replay", "-x"],
                      ["--count-phases", "a", "p8"]):
             rc, out, err = run_report(*args)
             self.assertEqual(rc, 2, args)
