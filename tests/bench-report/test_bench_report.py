@@ -497,6 +497,90 @@ class Fixtures(Scratch):
                       "| yes |", re.sub(r" +\|", " |", stdout))
 
 
+FWQ_BENCH = os.path.join(TOP, "bench", "fwq-bench.sh")
+
+
+def run_cli(*args, cwd=None):
+    """fwq-bench ARGS (bench/fwq-bench.sh): (exit code, stdout, stderr)."""
+    p = subprocess.run(["sh", FWQ_BENCH, *args], capture_output=True, text=True,
+                       timeout=120, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Cli(Scratch):
+    """fwq-bench compare and replay on fixture results: bench_report.py's
+    --compare and --replay, printed, written only with --out; bad
+    arguments: one line on stderr, exit 2, nothing written."""
+
+    def listing(self, d):
+        return sorted(os.listdir(d))
+
+    def test_compare(self):
+        a, b = self.fixture("s1-seven"), os.path.join(self.tmp, "again")
+        shutil.copytree(a, b)
+        before = self.listing(a)
+        rc, out, err = run_cli("compare", a, b, cwd=self.tmp)
+        self.assertEqual(rc, 0, err)
+        # the report's interval for the same ratio
+        self.assertIn("1.06x [1.02-1.12], 98.4%", out)
+        self.assertIn("4 of 4 verdict cells", out)
+        self.assertEqual(self.listing(a), before)
+        self.assertEqual(self.listing(b), before)
+        self.assertNotIn("repeatability.md", self.listing(self.tmp))
+        o = os.path.join(self.tmp, "cmp")
+        rc, out2, err = run_cli("compare", "--out", o, a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out2, out)
+        with open(os.path.join(o, "repeatability.md")) as f:
+            self.assertEqual(f.read(), out)
+
+    def test_replay(self):
+        d = self.fixture("flush")
+        before = self.listing(d)
+        rc, out, err = run_cli("replay", os.path.join(d, "results.jsonl"))
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.listing(d), before)
+        self.assertIn("## S4a idle flush", out)
+        # a folder holding results.jsonl is the same
+        rc, out2, err = run_cli("replay", d)
+        self.assertEqual((rc, out2), (0, out), err)
+        # the report of the same folder prints the same, and --out writes
+        # the same summary.md as it does
+        o = os.path.join(self.tmp, "again")
+        rc, out3, err = run_cli("replay", "--out", o, os.path.join(d, "results.jsonl"))
+        self.assertEqual((rc, out3), (0, out), err)
+        self.assertEqual(self.listing(d), before)
+        rc, out4, err = run_report(d)
+        self.assertEqual((rc, out4), (0, out), err)
+        for fn in ("summary.md", "table.txt"):
+            with open(os.path.join(o, fn)) as f, open(os.path.join(d, fn)) as g:
+                self.assertEqual(f.read(), g.read(), fn)
+
+    def test_bad(self):
+        d = self.fixture("s1-seven")
+        bad_file = os.path.join(self.tmp, "bad.jsonl")
+        with open(bad_file, "w") as f:
+            f.write('{"schema": "fwq_bench/1"\n')
+        o = os.path.join(self.tmp, "o")
+        for args, want in ((["compare", d], "compare needs two results folders"),
+                           (["compare", "--out", o, d], "compare needs two"),
+                           (["compare", "--bogus", d, d], "unknown option --bogus"),
+                           (["compare", d, "--out"], "--out needs a folder"),
+                           (["compare", "--out", o, d, self.tmp], "results.jsonl: No such file"),
+                           (["replay"], "replay needs one results file"),
+                           (["replay", d, d], "replay needs one results file"),
+                           (["replay", os.path.join(self.tmp, "none")], "no such file"),
+                           (["replay", "--out", o, bad_file], "bad.jsonl:1: not a whole JSON")):
+            before = self.listing(self.tmp)
+            rc, out, err = run_cli(*args, cwd=self.tmp)
+            self.assertEqual(rc, 2, (args, err))
+            self.assertEqual(len(err.splitlines()), 1, (args, err))
+            self.assertIn(want, err, args)
+            self.assertNotIn("Traceback", err)
+            self.assertEqual(out, "", args)
+            self.assertEqual(self.listing(self.tmp), before, args)
+
+
 def host_fixture(name):
     """The runs of slow-host fixture fixtures/host-NAME (record_probes.py),
     None if it is not recorded."""
