@@ -4,6 +4,7 @@
 # bench.sh [--local] [--quick] [--reps N] [--primary-reps N] [--scale N]
 #          [--boots LIST] [--kernels LIST] [--repeat N] [--preset P]
 #          [--redo N] [--counts LIST] [--count-reps N] [--out DIR]
+#          [--scenario LIST] [--variant V]... [--list]
 #
 # The fwq benchmark suite: every seed claim side by side, fwq's
 # variants against the running kernel's own workqueue (kwq), in one command.
@@ -60,13 +61,28 @@
 # says the host was slow around it is redone up to N times, the last one
 # kept and marked (fwq_bench's redo key; bench/README.md, "Slow host");
 # the flush scenarios' runs are never redone.
+# --scenario LIST (s1,s4a,...) and --variant V (repeatable; kwq, a whole
+# variant name, or some of its axes: wake=pick) keep only the suite's runs
+# that match (spec_filter); --list prints the runs the suite would make,
+# per scenario and per variant, and runs nothing. With --local this is
+# fwq-bench's CLI: its --help (bench/fwq-bench.sh) lists what works there,
+# and the QEMU options (--boots, --kernels, --preset, --counts,
+# --count-reps) are bad arguments.
 set -u
 # shellcheck source=bench/runner-lib.sh
 . "$(dirname "$0")/runner-lib.sh"
 
-usage() {
-	sed -n '4,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+# bad MSG: bad arguments, one line, exit 2, before anything is changed
+bad() {
+	printf '%s: %s (%s --help)\n' "$prog" "$*" "$prog" >&2
 	exit 2
+}
+
+# need OPTION ARGC VALUE: OPTION takes a value, not ""
+need() {
+	if [ "$2" -lt 2 ] || [ -z "$3" ]; then
+		bad "$1 needs a value"
+	fi
 }
 
 local_mode=0
@@ -82,24 +98,49 @@ preset=timing
 redo=3
 counts="p8 p192"
 count_reps=3
+scenarios=
+variants=()
+list=0
+prog=bench.sh
+[ "${1:-}" = --local ] && prog=fwq-bench
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--local) local_mode=1; shift ;;
 	--quick) quick=1; reps=1; primary_reps=1; count_reps=1; shift ;;
-	--reps) reps=${2:-}; shift 2 || usage ;;
-	--primary-reps) primary_reps=${2:-}; shift 2 || usage ;;
-	--count-reps) count_reps=${2:-}; shift 2 || usage ;;
-	--scale) scale=${2:-}; shift 2 || usage ;;
-	--boots) boots=${2:-}; shift 2 || usage ;;
-	--kernels) kernels=${2:-}; shift 2 || usage ;;
-	--out) out=${2:-}; shift 2 || usage ;;
-	--repeat) repeat=${2:-}; shift 2 || usage ;;
-	--preset) preset=${2:-}; shift 2 || usage ;;
-	--redo) redo=${2:-}; shift 2 || usage ;;
-	--counts) counts=${2:-}; shift 2 || usage ;;
-	-h|--help) awk 'NR >= 4 && !/^#/ { exit } NR >= 4' "$0" |
-		sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) fwq_log "unknown argument $1"; usage ;;
+	--list) list=1; shift ;;
+	--boots|--kernels|--preset|--counts|--count-reps)
+		[ $local_mode = 0 ] ||
+			bad "$1 is make bench's (QEMU guests); fwq-bench runs on this machine's kernel"
+		;;&
+	--reps|--primary-reps|--count-reps|--scale|--boots|--kernels|--out|\
+	--repeat|--preset|--redo|--counts|--scenario|--variant)
+		need "$1" $# "${2:-}"
+		case "$1" in
+		--reps) reps=$2 ;;
+		--primary-reps) primary_reps=$2 ;;
+		--count-reps) count_reps=$2 ;;
+		--scale) scale=$2 ;;
+		--boots) boots=$2 ;;
+		--kernels) kernels=$2 ;;
+		--out) out=$2 ;;
+		--repeat) repeat=$2 ;;
+		--preset) preset=$2 ;;
+		--redo) redo=$2 ;;
+		--counts) counts=$2 ;;
+		--scenario) scenarios+="${scenarios:+,}$2" ;;
+		--variant) variants+=("$2") ;;
+		esac
+		shift 2
+		;;
+	-h|--help)
+		if [ $local_mode = 1 ]; then
+			exec "$(dirname "$0")/fwq-bench.sh" --help
+		fi
+		awk 'NR >= 4 && !/^#/ { exit } NR >= 4' "$0" |
+			sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	*) bad "unknown argument $1" ;;
 	esac
 done
 # the QEMU suite boots the harness's guests: its helpers (kernels,
@@ -141,25 +182,25 @@ local_preflight() {
 	local_krel=$(uname -r)
 }
 
-case "$reps" in ''|*[!0-9]*|0) fwq_die 2 "--reps needs a positive number" ;; esac
-case "$primary_reps" in ''|*[!0-9]*|0) fwq_die 2 "--primary-reps needs a positive number" ;; esac
-case "$count_reps" in ''|*[!0-9]*|0) fwq_die 2 "--count-reps needs a positive number" ;; esac
-case "$repeat" in ''|*[!0-9]*|0) fwq_die 2 "--repeat needs a positive number" ;; esac
-case "$redo" in ''|*[!0-9]*) fwq_die 2 "--redo needs a number, 0 to 5 (0: off)" ;; esac
+case "$reps" in ''|*[!0-9]*|0) bad "--reps needs a positive number" ;; esac
+case "$primary_reps" in ''|*[!0-9]*|0) bad "--primary-reps needs a positive number" ;; esac
+case "$count_reps" in ''|*[!0-9]*|0) bad "--count-reps needs a positive number" ;; esac
+case "$repeat" in ''|*[!0-9]*|0) bad "--repeat needs a positive number" ;; esac
+case "$redo" in ''|*[!0-9]*) bad "--redo needs a number, 0 to 5 (0: off)" ;; esac
 for b in $counts; do
-	case $b in p8|p192) ;; *) fwq_die 2 "--counts: unknown count boot '$b' (p8 p192, or \"\")" ;; esac
+	case $b in p8|p192) ;; *) bad "--counts: unknown count boot '$b' (p8 p192, or \"\")" ;; esac
 done
-[ "$redo" -le 5 ] || fwq_die 2 "--redo needs a number, 0 to 5 (0: off)"
+[ "$redo" -le 5 ] || bad "--redo needs a number, 0 to 5 (0: off)"
 # the package's runner (--local) has no presets: they are for QEMU guests
 [ $local_mode = 1 ] || [ -r "$FWQ_TOP/scripts/presets/$preset" ] ||
-	fwq_die 2 "--preset: unknown preset '$preset' (see scripts/presets/)"
+	bad "--preset: unknown preset '$preset' (see scripts/presets/)"
 for k in $kernels; do
 	[ $local_mode = 1 ] && break # the running kernel, not scripts/kernels/
 	fwq_kernel_load "$k" ||
-		fwq_die 2 "--kernels: unknown kernel '$k' (known: $(fwq_kernel_names --all | tr '\n' ' '))"
+		bad "--kernels: unknown kernel '$k' (known: $(fwq_kernel_names --all | tr '\n' ' '))"
 done
 [ -n "$scale" ] || scale=$([ $local_mode = 1 ] && echo 20 || echo 1)
-case "$scale" in ''|*[!0-9]*|0) fwq_die 2 "--scale needs a positive number" ;; esac
+case "$scale" in ''|*[!0-9]*|0) bad "--scale needs a positive number" ;; esac
 
 if [ -z "$out" ]; then
 	# a source tree keeps results/; the package's copy writes to the cwd
@@ -167,10 +208,6 @@ if [ -z "$out" ]; then
 	[ -e "$FWQ_TOP/Kbuild" ] && out=$FWQ_TOP/results
 	out=$out/bench-$(date +%Y%m%d-%H%M%S)$([ $local_mode = 1 ] && echo -local)
 fi
-[ $local_mode = 1 ] && local_preflight
-mkdir -p "$out" || fwq_die 2 "cannot create $out"
-out=$(cd "$out" && pwd)
-top=$out
 
 # axis_names AXIS: the variant names of AXIS (wake, kicked_list, flush) in
 # registry order: include/fwq/variants.h in a source tree (fwq_registry),
@@ -406,9 +443,8 @@ local_load() {
 	fwq_die 7 "loading $name failed: $(printf '%s' "$err" | tail -n 1) (see dmesg)"
 }
 
-run_local() {
-	local specs=$out/local.specs total start pid
-
+# local_modules: fwq and fwq_bench loaded (after local_preflight)
+local_modules() {
 	BENCH_DIR=$local_debugfs/fwq_bench
 	if [ ! -d "$BENCH_DIR" ]; then
 		local_load fwq "$FWQ_TOP/src/fwq.ko"
@@ -416,7 +452,13 @@ run_local() {
 		[ -d "$BENCH_DIR" ] ||
 			fwq_die 7 "fwq_bench is loaded but $BENCH_DIR is missing"
 	fi
-	suite local > "$specs"
+}
+
+run_local() {
+	local specs=$out/local.specs total start pid
+
+	local_modules
+	printf '%s\n' "$suite_specs" > "$specs"
 	total=$(grep -vc '^#' "$specs")
 	start=$(date +%s)
 	fwq_log "running $total specs on $(nproc) CPUs; results in $out"
@@ -483,9 +525,13 @@ run_boot() {
 	p[0-9]*) append="possible_cpus=${boot#p}" ;;
 	*) fwq_die 2 "unknown boot '$boot' (enq p8 p64 p192, or pN)" ;;
 	esac
-	suite "$boot" "$kern" > "$specs"
+	suite "$boot" "$kern" | spec_filter "$scenarios" "${variants[@]}" > "$specs"
 	grep -v '^#' "$specs" > "$todo"
 	total=$(wc -l < "$todo")
+	if [ "$total" = 0 ]; then
+		fwq_log "boot $name: no run left by --scenario/--variant"
+		return
+	fi
 	fwq_log "boot $name${append:+ ($append)}: $total runs"
 	start=$(date +%s)
 	while [ -s "$todo" ] && [ $attempt -lt 4 ]; do
@@ -601,6 +647,178 @@ run_dir() {
 		echo "$top"
 	fi
 }
+
+# spec_filter SCENARIOS [VARIANT...]: the spec lines of stdin of those
+# scenarios (a comma-separated list; "": all) and variants (none: all);
+# "#" lines pass. A VARIANT is "kwq" (target=kwq), or axis=design pairs
+# that a run's variant= all holds.
+spec_filter() {
+	local sc=$1
+
+	shift
+	awk -v sc="$sc" -v vs="$*" '
+		function vmatch(var, kwq,  i, j, n, p, ok) {
+			for (i = 1; i <= nv; i++) {
+				if (v[i] == "kwq") {
+					if (kwq)
+						return 1
+					continue
+				}
+				if (kwq)
+					continue
+				n = split(v[i], p, ",")
+				ok = 1
+				for (j = 1; j <= n; j++)
+					if (!index("," var ",", "," p[j] ","))
+						ok = 0
+				if (ok)
+					return 1
+			}
+			return 0
+		}
+		BEGIN {
+			ns = split(sc, s, ",")
+			for (i = 1; i <= ns; i++)
+				want[s[i]] = 1
+			nv = split(vs, v, " ")
+		}
+		/^#/ { print; next }
+		{
+			scen = var = ""
+			kwq = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^scenario=/)
+					scen = substr($i, 10)
+				else if ($i ~ /^variant=/)
+					var = substr($i, 9)
+				else if ($i == "target=kwq")
+					kwq = 1
+			}
+			if (ns && !(scen in want))
+				next
+			if (nv && !vmatch(var, kwq))
+				next
+			print
+		}'
+}
+
+# all_specs: every spec line the suite makes, unfiltered: the running
+# kernel's (--local), else every boot of every kernel of --kernels
+all_specs() {
+	local k b
+
+	if [ $local_mode = 1 ]; then
+		suite local
+		return
+	fi
+	for k in $kernels; do
+		for b in $boots; do
+			[ "$b" = p64 ] && [ "$k" != "$FWQ_KERNEL_DEFAULT" ] && continue
+			suite "$b" "$k"
+		done
+	done
+}
+
+# list_specs FROM: --list, the spec lines of stdin per scenario and per
+# variant (FROM: where the variants came from)
+list_specs() {
+	awk -v from="$1" -v head="reps $reps, primary reps $primary_reps, scale $scale" '
+		/^#/ { next }
+		{
+			scen = var = typ = scope = ""
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^scenario=/)
+					scen = substr($i, 10)
+				else if ($i ~ /^variant=/)
+					var = substr($i, 9)
+				else if ($i == "target=kwq")
+					var = "kwq"
+				else if ($i ~ /^type=/)
+					typ = substr($i, 6)
+				else if ($i ~ /^scope=/)
+					scope = substr($i, 7)
+			}
+			n++
+			if (!(scen in sn))
+				so[++nso] = scen
+			sn[scen]++
+			if (typ != "" && !((scen, "t", typ) in seen)) {
+				seen[scen, "t", typ] = 1
+				st[scen] = st[scen] " " typ
+			}
+			if (scope != "" && !((scen, "s", scope) in seen)) {
+				seen[scen, "s", scope] = 1
+				ss[scen] = ss[scen] " " scope
+			}
+			if (!(var in vn))
+				vo[++nvo] = var
+			vn[var]++
+			if (!((var, scen) in seen)) {
+				seen[var, scen] = 1
+				vs[var] = vs[var] " " scen
+			}
+		}
+		END {
+			printf "%d runs (%s); variants from %s\n\n", n, head, from
+			printf "%-8s %6s  %-16s %s\n", "scenario", "runs", "types", "scopes"
+			for (i = 1; i <= nso; i++) {
+				s = so[i]
+				printf "%-8s %6d  %-16s %s\n", s, sn[s],
+					st[s] == "" ? "-" : substr(st[s], 2),
+					ss[s] == "" ? "-" : substr(ss[s], 2)
+			}
+			printf "\n%-44s %6s  %s\n", "variant", "runs", "scenarios"
+			for (i = 1; i <= nvo; i++)
+				printf "%-44s %6d  %s\n", vo[i], vn[vo[i]], substr(vs[vo[i]], 2)
+		}'
+}
+
+# The suite's runs, filtered, before anything is changed. In a source tree
+# the variants come from include/fwq/variants.h; the package's runner reads
+# the loaded fwq's debugfs "variants", so a run loads the modules first and
+# --list, which loads nothing, needs them loaded.
+preflown=0
+if [ $local_mode = 1 ] && [ ! -r "$FWQ_TOP/include/fwq/variants.h" ] &&
+   [ ! -r "$local_debugfs/fwq/variants" ]; then
+	[ $list = 0 ] ||
+		fwq_die 1 "fwq is not loaded, and its debugfs 'variants' names the suite's variants: modprobe fwq (as root), then fwq-bench --list"
+	local_preflight
+	local_modules
+	preflown=1
+fi
+# make bench makes its specs per boot, after deps.sh has installed the
+# compiler the registry is read with: here only to filter or list
+if [ $local_mode = 1 ] || [ $list = 1 ] || [ -n "$scenarios" ] ||
+   [ ${#variants[@]} -gt 0 ]; then
+	variants_from="fwq's debugfs variants ($local_debugfs/fwq/variants)"
+	[ -r "$FWQ_TOP/include/fwq/variants.h" ] &&
+		variants_from="the registry ($FWQ_TOP/include/fwq/variants.h)"
+	suite_specs=$(all_specs)
+	all=$(printf '%s\n' "$suite_specs" | grep -v '^#')
+	for sc in $(printf '%s\n' "$scenarios" | tr ',' ' '); do
+		printf '%s\n' "$all" | grep -q -- "^scenario=$sc " ||
+			bad "--scenario: the suite has no scenario '$sc' (it has: $(printf '%s\n' "$all" |
+				sed 's/^scenario=\([^ ]*\).*/\1/' | awk '!s[$0]++' | tr '\n' ' ' | sed 's/ $//'))"
+	done
+	for v in "${variants[@]}"; do
+		case $v in
+		''|*' '*) bad "--variant: bad variant '$v'" ;;
+		esac
+		printf '%s\n' "$all" | spec_filter "" "$v" | grep -q . ||
+			bad "--variant: no run of the suite has variant '$v' (fwq-bench --list names them)"
+	done
+	suite_specs=$(printf '%s\n' "$suite_specs" | spec_filter "$scenarios" "${variants[@]}")
+	printf '%s\n' "$suite_specs" | grep -qv '^#' ||
+		bad "no run of the suite is both --scenario $scenarios and --variant ${variants[*]}"
+	if [ $list = 1 ]; then
+		printf '%s\n' "$suite_specs" | list_specs "$variants_from"
+		exit 0
+	fi
+fi
+[ $local_mode = 1 ] && [ $preflown = 0 ] && local_preflight
+mkdir -p "$out" || fwq_die 2 "cannot create $out"
+out=$(cd "$out" && pwd)
+top=$out
 
 failed=
 t0=$(date +%s)
