@@ -394,10 +394,17 @@ suite() {
 		-e t -e "s/ label=$boot\$/ redo=0 label=$label/"
 }
 
-progress() { # progress LABEL DONE TOTAL START
-	local el=$(( $(date +%s) - $4 ))
+# progress LABEL DONE TOTAL START: the progress line, with an ETA from
+# the runs' mean time so far (the reps interleave the variants, so every
+# stretch of runs is alike)
+progress() {
+	local el=$(( $(date +%s) - $4 )) eta=--:--
 
-	printf '\rfwq: bench %-10s %4d/%d runs  %3ds ' "$1" "$2" "$3" "$el" >&2
+	if [ "$2" -gt 0 ] && [ "$2" -le "$3" ]; then
+		eta=$(( el * ($3 - $2) / $2 ))
+		eta=$(printf '%d:%02d' $((eta / 60)) $((eta % 60)))
+	fi
+	printf '\rfwq: bench %-10s %4d/%d runs  %3ds  ETA %s ' "$1" "$2" "$3" "$el" "$eta" >&2
 }
 
 count_runs() {
