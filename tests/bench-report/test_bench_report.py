@@ -581,6 +581,138 @@ class Cli(Scratch):
             self.assertEqual(self.listing(self.tmp), before, args)
 
 
+class ResultsSchema(unittest.TestCase):
+    """bench/README.md's "Results schema" against the writer, fwq_bench's C
+    (bench/main.c report_run(), bench/scenarios.c bench_scenario_report()
+    and the functions they call): the same fields, in the same objects,
+    with the same JSON types; and every field bench_report.py reads is
+    documented. The writer's keys are read from its bo_*() calls: a literal
+    key, a key snprintf()ed from a format ("%s" is a <name> of the table),
+    a string assigned to the key's variable, or a literal passed for a
+    parameter."""
+
+    SRC = ("bench/main.c", "bench/scenarios.c")
+    # the object each writer function's keys go in ("": its own bo_open()s)
+    PARENT = {"report_run": "", "report_topology": "", "report_probe": "host",
+              "bench_scenario_report": "", "report_dist": "metrics",
+              "report_cdf": "metrics", "report_flush_wait": "metrics",
+              "report_stats": "metrics", "report_lockstat": "metrics"}
+    TYPES = {"bo_str": {"string"}, "bo_u64": {"integer"}, "bo_milli": {"number"},
+             "bo_ratio": {"number", "null"}, "bo_null": {"null"}, "bo_open": {"object"},
+             "bo_arr_open": {"array"}}
+
+    def writer(self):
+        """{path: {JSON types}} of the C writer; "*" for a <name>."""
+        text = ""
+        for p in self.SRC:
+            with open(os.path.join(TOP, p)) as f:
+                text += f.read()
+        funcs = {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(
+            r"^(?:static )?void (\w+)\(([^)]*)\)\n\{\n(.*?)^\}", text, re.M | re.S)}
+
+        def passed(fn, pos):
+            out = set()
+            for m in re.finditer(rf"\b{fn}\(([^;]*?)\);", text, re.S):
+                args = [a.strip() for a in m.group(1).split(",")]
+                if len(args) > pos and args[pos].startswith('"'):
+                    out.add(args[pos].strip('"'))
+            return out
+
+        fields = {}
+        for fn, parent in self.PARENT.items():
+            self.assertIn(fn, funcs, f"the writer has no {fn}()")
+            params, body = funcs[fn]
+            pnames = [p.split()[-1].lstrip("*") for p in params.split(",")]
+            stack, fmts, lits = [parent] if parent else [], {}, {}
+            for m in re.finditer(r'snprintf\((\w+), sizeof\(\w+\),\s*"([^"]*)"|'
+                                 r'\*?(\w+) = "([^"]*)"|\b(bo_\w+)\(o(?:, ([^,)]+))?', body):
+                if m.group(1):
+                    fmts[m.group(1)] = {m.group(2).replace("%s", "*")}
+                    continue
+                if m.group(3):
+                    lits.setdefault(m.group(3), set()).add(m.group(4))
+                    continue
+                call, arg = m.group(5), (m.group(6) or "").strip()
+                if call == "bo_close":
+                    stack.pop()
+                    continue
+                if call not in self.TYPES:
+                    continue
+                if arg.startswith('"'):
+                    names = {arg.strip('"')}
+                elif arg in fmts:
+                    names = fmts[arg]
+                elif arg in lits:
+                    names = lits[arg]
+                elif arg in pnames:
+                    names = passed(fn, pnames.index(arg))
+                else:
+                    self.fail(f"{fn}(): cannot tell the key {arg}")
+                self.assertTrue(names, f"{fn}(): no key for {arg}")
+                for nm in names:
+                    path = ".".join(stack + [nm])
+                    fields.setdefault(path, set()).update(self.TYPES[call])
+                if call == "bo_open":
+                    stack.append("*" if len(names) > 1 else next(iter(names)))
+            self.assertEqual(stack, [parent] if parent else [], f"{fn}(): unbalanced bo_open")
+        return fields
+
+    def documented(self):
+        """{path: {JSON types}} of bench/README.md's "Results schema"
+        table, a <name> as "*"; and the expansions of each <name>."""
+        with open(os.path.join(TOP, "bench", "README.md")) as f:
+            text = f.read()
+        m = re.search(r"^## Results schema\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+        self.assertIsNotNone(m, "bench/README.md has no \"Results schema\" section")
+        doc = {}
+        for row in re.finditer(r"^\| `([^`]+)` \| ([^|]+) \|", m.group(1), re.M):
+            path = re.sub(r"<\w+>", "*", row.group(1))
+            self.assertNotIn(path, doc, f"{row.group(1)} twice")
+            doc[path] = set(row.group(2).strip().split(" or "))
+        names = {}
+        for item in re.finditer(r"`<(\w+)>`: ([^;\n]*(?:\n  [^;\n]*)*)", m.group(1)):
+            names[item.group(1)] = set(re.findall(r"`(\w+)`", item.group(2)))
+        return doc, names
+
+    def test_writer_documented(self):
+        doc, _ = self.documented()
+        wrote = self.writer()
+        self.assertGreater(len(wrote), 50)
+        missing = sorted(p for p in wrote if p not in doc)
+        self.assertEqual(missing, [], "written by fwq_bench, not in bench/README.md")
+        extra = sorted(p for p in doc if p not in wrote)
+        self.assertEqual(extra, [], "in bench/README.md, not written by fwq_bench")
+        for path, types in doc.items():
+            self.assertEqual(types, wrote[path], f"{path}: documented {types}, written "
+                             f"{wrote[path]}")
+
+    def test_names(self):
+        """Each <name> of the table is listed under it, with its values;
+        <probe>'s are the host objects the writer writes."""
+        doc, names = self.documented()
+        wrote = self.writer()
+        with open(os.path.join(TOP, "bench", "README.md")) as f:
+            used = set(re.findall(r"`[^`]*<(\w+)>[^`]*` \|", f.read()))
+        self.assertTrue(used)
+        self.assertEqual(used - set(names), set(), "a <name> not listed")
+        for n in used:
+            self.assertTrue(names[n], f"<{n}> lists no value")
+        self.assertEqual({p.split(".")[1] for p, t in wrote.items()
+                          if p.count(".") == 1 and p.startswith("host.") and "object" in t},
+                         names["probe"])
+
+    def test_reader_documented(self):
+        """Every field bench_report.py checks or tabulates is documented."""
+        doc, names = self.documented()
+        read = [p for p, _ in br.RUN_FIELDS + br.METRIC_FIELDS + br.HOST_FIELDS]
+        read += [f"host.probe_before.{k}" for k in br.PROBE_LISTS]
+        read += [f"metrics.{m}" for ms in br.METRICS.values() for m, _, _ in ms]
+        pats = [re.escape(d).replace(r"\*", r"\w+") for d in doc]
+        for path in read:
+            self.assertTrue(any(re.fullmatch(p, path) for p in pats),
+                            f"bench_report.py reads {path}, not in bench/README.md")
+
+
 def host_fixture(name):
     """The runs of slow-host fixture fixtures/host-NAME (record_probes.py),
     None if it is not recorded."""
