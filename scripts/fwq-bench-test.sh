@@ -3,7 +3,12 @@
 #
 # fwq-bench-test.sh [SCRIPTS]: fwq-bench's clear errors, one test each,
 # with the exit code and the hint docs/hardware.md's exit-code table
-# gives (section "Exit codes and Secure Boot").
+# gives (section "Exit codes and Secure Boot"); then its CLI: --help
+# (no QEMU option), --list from a fake fwq debugfs "variants" (the same
+# runs as the tree's registry gives) and where fwq is not loaded, bad
+# arguments (one line, exit 2, nothing written), and a --scenario and
+# --variant filtered run against a fake fwq_bench debugfs (the specs it
+# wrote, a result for each).
 # SCRIPTS is the directory holding fwq-bench.sh (default this tree's
 # bench/; scripts/deb.sh check passes the packaged /usr/share/fwq/bench).
 #
@@ -106,4 +111,116 @@ expect load_failed 7 "loading fwq failed: modprobe: ERROR: could not insert 'fwq
 	mounted FAKE_MODINFO_RC=0 \
 	FAKE_LOAD_ERR="modprobe: ERROR: could not insert 'fwq': Invalid argument"
 
+# The CLI (fwq-bench --help, --list, the filters, bad arguments). A fake
+# fwq debugfs: fwq/variants, as the module prints the registry
+# (src/debugfs.c), and fwq_bench/'s files as plain files whose results
+# hold one fixture run, so that a "run" writes its specs and reads that.
+fakefs=$tmp/fakefs
+mkdir -p "$fakefs/fwq" "$fakefs/fwq_bench"
+{
+	for axis in wake kicked_list flush; do
+		echo "axis $axis $(fwq_registry $axis | tr '\n' ' ' | sed 's/ $//')"
+	done
+	echo "scopes $(fwq_registry scopes | tr '\n' ' ' | sed 's/ $//')"
+	fwq_registry pairs | sed 's/^/pair wake /'
+} > "$fakefs/fwq/variants"
+head -n 1 "$FWQ_TOP/tests/bench-report/fixtures/flush/results.jsonl" \
+	> "$fakefs/fwq_bench/results"
+echo "kwq fwq" > "$fakefs/fwq_bench/targets"
+
+# cli NAME RC TEXT MODE ARGS...: fwq-bench ARGS (the package's layout: no
+# include/, the variants from debugfs) exits RC and prints TEXT. MODE:
+# none (no fwq debugfs), fake (the fake one, a plain folder) or run (the
+# fake one on a tmpfs, mounted in a private mount namespace: a run). A bad
+# argument (RC 2): one line on stderr and nothing written (no --out DIR).
+cli() {
+	local name=$1 want=$2 text=$3 mode=$4 rc=0 why=
+	local o=$tmp/$name.out e=$tmp/$name.err fs=$tmp/nodebugfs
+	local -a env
+
+	shift 4
+	[ "$mode" = none ] || fs=$fakefs
+	[ "$mode" = run ] && fs=$tmp/debugfs
+	env=(env "PATH=$tmp/bin:$PATH" "FWQ_LOCKDOWN=$tmp/lockdown-off"
+	     "FWQ_DEBUGFS=$fs" "$tmp/top/bench/fwq-bench.sh" "$@")
+	if [ "$mode" = run ]; then
+		# shellcheck disable=SC2016 # expanded by the inner sh
+		unshare -m --propagation private sh -c \
+			'mount -t tmpfs fwq-bench-test "$0" && cp -r "$1"/. "$0"/ &&
+			 shift && exec "$@"' "$tmp/debugfs" "$fakefs" "${env[@]}" \
+			> "$o" 2> "$e" || rc=$?
+	else
+		"${env[@]}" > "$o" 2> "$e" || rc=$?
+	fi
+	n=$((n + 1))
+	[ "$rc" -eq "$want" ] || why="exit $rc, want $want"
+	grep -qF -- "$text" "$o" "$e" || why="${why:+$why; }no \"$text\""
+	if [ "$want" = 2 ]; then
+		[ "$(wc -l < "$e")" = 1 ] || why="${why:+$why; }not one line on stderr"
+		[ ! -e "$tmp/cli-out" ] || why="${why:+$why; }it wrote $tmp/cli-out"
+	fi
+	if [ -z "$why" ]; then
+		fwq_tap_result 0 "$n $name"
+	else
+		cat "$o" "$e" | sed 's/^/# /'
+		fwq_tap_result 1 "$n $name" "$why" || :
+	fi
+}
+
+cli help 0 "fwq-bench replay [--out DIR] RESULTS" none --help
+n=$((n + 1))
+if grep -qE -- '--(boots|kernels|preset|counts|count-reps)' "$tmp/help.out"; then
+	fwq_tap_result 1 "$n help_local_only" "--help lists a QEMU option" || :
+else
+	fwq_tap_result 0 "$n help_local_only"
+fi
+cli list_not_loaded 1 "fwq is not loaded" none --list
+cli list 0 "variants from fwq's debugfs variants" fake --list
+# the same runs as the source tree's --list, which reads the registry
+n=$((n + 1))
+if "$FWQ_TOP/bench/fwq-bench.sh" --list | tail -n +2 |
+   cmp -s - <(tail -n +2 "$tmp/list.out"); then
+	fwq_tap_result 0 "$n list_as_registry"
+else
+	fwq_tap_result 1 "$n list_as_registry" "debugfs and registry lists differ" || :
+fi
+cli list_filtered 0 "wake=locked,kicked_list=off,flush=coalesce" fake \
+	--list --scenario s4a --variant flush=coalesce --variant kwq
+i=0
+for bad in "unknown argument --bogus|--bogus" \
+	"--reps needs a value|--reps" \
+	"--reps needs a positive number|--reps 0" \
+	"--redo needs a number, 0 to 5|--redo 6" \
+	"--boots is make bench's|--boots enq" \
+	"--kernels is make bench's|--kernels 6.1" \
+	"--preset is make bench's|--preset small" \
+	"--scenario needs a value|--scenario" \
+	"the suite has no scenario|--scenario s9" \
+	"no run of the suite has variant|--variant wake=nope" \
+	"no run of the suite is both|--scenario s1 --variant flush=active" \
+	"compare needs two results folders|compare $tmp" \
+	"replay needs one results file|replay" \
+	"replay: unknown option --bogus|replay --bogus x"; do
+	i=$((i + 1))
+	set -- --out "$tmp/cli-out"
+	case ${bad#*|} in
+	compare*|replay*) set -- ;;
+	esac
+	# shellcheck disable=SC2086 # the arguments, split
+	cli "bad_args_$i" 2 "${bad%%|*}" fake "$@" ${bad#*|}
+done
+# a filtered run: the specs it wrote, and a result per spec
+cli filtered_run 0 "bench finished" run --quick --scenario s4a \
+	--variant flush=coalesce --variant kwq --out "$tmp/run"
+n=$((n + 1))
+specs=$(grep -v '^#' "$tmp/run/local.specs" 2>/dev/null)
+if [ -n "$specs" ] &&
+   ! printf '%s\n' "$specs" | grep -v '^scenario=s4a .*\(flush=coalesce\|target=kwq\)' |
+	grep -q . &&
+   [ "$(printf '%s\n' "$specs" | wc -l)" = "$(wc -l < "$tmp/run/results.jsonl")" ]; then
+	fwq_tap_result 0 "$n filtered_run_specs"
+else
+	printf '%s\n' "$specs" | sed 's/^/# /'
+	fwq_tap_result 1 "$n filtered_run_specs" "specs not all s4a coalesce/kwq, or a result missing" || :
+fi
 fwq_tap_summary
