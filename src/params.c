@@ -464,8 +464,9 @@ static struct fwq_shim_map *fwq_shim_map_parse(const char *val, char *why)
 		}
 		r->pattern = rule;
 		if (fwq_shim_spec_parse(eq + 1, r, what)) {
-			snprintf(why, FWQ_SHIM_WHY_LEN, "rule '%.*s': %s",
-				 tlen, text, what);
+			/* cut to fit: scnprintf(), not snprintf() (W=1) */
+			scnprintf(why, FWQ_SHIM_WHY_LEN, "rule '%.*s': %s",
+				  tlen, text, what);
 			goto bad;
 		}
 		map->nr++;
