@@ -256,6 +256,8 @@ struct fwq_pool {
 
 	DECLARE_HASHTABLE(busy_hash, BUSY_WORKER_HASH_ORDER); /* L */
 
+	/* L: the managing worker, as 7.3 keeps it: read by debuggers (fwq-drgn) */
+	struct fwq_worker	*manager;
 	struct list_head	workers;	/* A: attached workers */
 	struct ida		worker_ida;	/* worker ids */
 

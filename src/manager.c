@@ -177,9 +177,11 @@ bool fwq_manage_workers(struct fwq_worker *worker)
 	if (pool->flags & POOL_MANAGER_ACTIVE)
 		return false;
 	pool->flags |= POOL_MANAGER_ACTIVE;
+	pool->manager = worker;
 
 	fwq_maybe_create_worker(pool);
 
+	pool->manager = NULL;
 	pool->flags &= ~POOL_MANAGER_ACTIVE;
 	/* a pool's destroyer may wait for the manager to finish */
 	if (rcuwait_wake_up(&fwq_manager_wait))
