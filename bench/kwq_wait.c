@@ -55,7 +55,12 @@ bool bench_flush_wait_scenario(const struct bench_spec *s)
 void bench_kwq_wait_init(void)
 {
 	const u8 *fn = (const u8 *)__flush_workqueue;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	/* mutex_lock() is a macro there, calling mutex_lock_nested() */
+	unsigned long to, lock = (unsigned long)mutex_lock_nested;
+#else
 	unsigned long to, lock = (unsigned long)mutex_lock;
+#endif
 	u8 *buf;
 	unsigned int i;
 	s32 rel;
