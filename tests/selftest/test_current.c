@@ -54,7 +54,7 @@ static void cur_body(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		     const char *kind)
 {
 	struct cur_item it = {};
-	struct cur_ditem d = {};
+	struct cur_ditem *d;
 
 	FWQ_INIT_WORK(&it.work, cur_item_fn);
 	init_completion(&it.done);
@@ -67,12 +67,20 @@ static void cur_body(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 	FWQ_EXPECT(t, !it.rescuer);
 	FWQ_EXPECT(t, it.task != current);
 
-	/* a delayed item is its embedded item once it runs (the flush runs it) */
-	FWQ_INIT_DELAYED_WORK(&d.dw, cur_dwork_fn);
-	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &d.dw, 60 * HZ));
+	/*
+	 * A delayed item is its embedded item once it runs (the flush runs
+	 * it). Not on the stack: its timer is set up with timer_setup(),
+	 * which debugobjects refuses for an object on the stack.
+	 */
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!FWQ_EXPECT(t, d))
+		return;
+	FWQ_INIT_DELAYED_WORK(&d->dw, cur_dwork_fn);
+	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &d->dw, 60 * HZ));
 	/* true or false: the item may finish before the flush looks */
-	fwq_flush_delayed_work(&d.dw);
-	FWQ_EXPECT(t, d.seen == &d.dw.work);
+	fwq_flush_delayed_work(&d->dw);
+	FWQ_EXPECT(t, d->seen == &d->dw.work);
+	kfree(d);
 }
 
 /*
