@@ -34,9 +34,12 @@
 #   boot_6.1         Debian 12's 6.1 image booted in QEMU (TCG) with its own
 #                    kernel, initramfs and systemd; the guest
 #                    (scripts/distro/fwq-distro-test.sh) modprobes fwq and
-#                    fwq_bench, runs fwq-bench --quick --scale 1 --redo 0,
-#                    reads /sys/kernel/debug/fwq/, modprobe -r, checks two
-#                    of fwq-bench's errors, and writes its results to a
+#                    fwq_bench, runs fwq-bench --help, --list, --quick
+#                    --scale 1 --redo 0, a run filtered to S1's kwq and
+#                    wake=pick cells, compare of the two and replay of the
+#                    first, reads /sys/kernel/debug/fwq/, modprobe -r,
+#                    checks three of fwq-bench's errors (a bad argument:
+#                    exit 2), and writes its results to a
 #                    second disk; its tests are listed as distro.6.1.NAME
 #   boot_6.12        Debian 12's 6.12 kernel booted: load, read debugfs,
 #                    unload; then module.sig_enforce=1 and

@@ -3,7 +3,8 @@
 #
 # fwq-distro-test.sh: runs once at boot in the check-distro guest (installed as
 # /usr/local/sbin/fwq-distro-test, run by fwq-distro-test.service), as a user of the fwq-dkms package
-# would: modprobe, fwq-bench on a short suite, /sys/kernel/debug/fwq/,
+# would: modprobe, fwq-bench on a short suite (and its --help, --list, a
+# filtered run, compare, replay and a bad argument), /sys/kernel/debug/fwq/,
 # modprobe -r, and two of fwq-bench's errors. fwq_distro=full on the kernel
 # command line runs the suite; fwq_distro=loadlock loads, reads and
 # unloads, then locks the kernel down as Secure Boot would
@@ -85,7 +86,17 @@ t dkms_built sh -c "dkms status fwq | grep \"$(uname -r).*installed\""
 t modprobe_fwq modprobe fwq
 t modprobe_fwq_bench modprobe fwq_bench
 if [ "$mode" = full ]; then
+	t fwq_bench_help sh -c 'fwq-bench --help && fwq-bench --help | grep -q -- "--scenario LIST"'
+	t fwq_bench_list sh -c 'fwq-bench --list --scenario s1 | tee /dev/stderr | grep -q "s1"'
 	t fwq_bench_quick fwq-bench --quick --scale 1 --redo 0 --out "$out/bench"
+	# the same cells again, filtered, then compared with the full run
+	# and the first run's results replayed into a report of their own
+	t fwq_bench_filtered fwq-bench --quick --scale 1 --redo 0 \
+		--scenario s1 --variant kwq --variant wake=pick --out "$out/bench-s1"
+	t fwq_bench_compare fwq-bench compare --out "$out/compare" \
+		"$out/bench" "$out/bench-s1"
+	t fwq_bench_replay sh -c "fwq-bench replay --out '$out/replay' '$out/bench/results.jsonl' && test -s '$out/replay/summary.md'"
+	t error_bad_argument err_is 2 "--reps" fwq-bench --reps zero --out "$eo"
 fi
 t read_debugfs_fwq read_debugfs
 t modprobe_r modprobe -r fwq_bench fwq
