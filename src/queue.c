@@ -588,6 +588,14 @@ void fwq_delayed_work_timer_fn(struct timer_list *t)
 }
 EXPORT_SYMBOL_GPL(fwq_delayed_work_timer_fn);
 
+/* Out of line, as Linux 7.3's: the timer API's name is the compat layer's. */
+void fwq_destroy_delayed_work_on_stack(struct fwq_delayed_work *dwork)
+{
+	fwq_timer_destroy_on_stack(&dwork->timer);
+	fwq_destroy_work_on_stack(&dwork->work);
+}
+EXPORT_SYMBOL_GPL(fwq_destroy_delayed_work_on_stack);
+
 bool __fwq_queue_delayed_work(int cpu, struct fwq_workqueue *wq,
 			      struct fwq_delayed_work *dwork,
 			      unsigned long delay)

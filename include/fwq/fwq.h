@@ -188,40 +188,120 @@ static inline void __fwq_init_work(struct fwq_work *work,
 #endif
 
 /**
+ * FWQ_INIT_WORK_ONSTACK - initialize an fwq work item on the stack
+ * @_work: the struct fwq_work to initialize, on the stack
+ * @_func: the function it runs
+ *
+ * As Linux 7.3's INIT_WORK_ONSTACK(); end the item's life with
+ * fwq_destroy_work_on_stack() once it is idle. fwq tracks no work item
+ * with debugobjects, so this is FWQ_INIT_WORK(); the pair keeps the
+ * kernel's form so that callers need no change if that ever changes.
+ */
+#define FWQ_INIT_WORK_ONSTACK(_work, _func)	FWQ_INIT_WORK(_work, _func)
+
+/**
+ * fwq_destroy_work_on_stack - end of an on-stack fwq work item
+ * @work: the item, idle (not pending, not running)
+ *
+ * Pairs with FWQ_INIT_WORK_ONSTACK(). Nothing to undo today.
+ */
+static inline void fwq_destroy_work_on_stack(struct fwq_work *work)
+{
+}
+
+/**
  * __fwq_init_delayed_work - initialize an fwq delayed work item at run time
  * @dwork: the delayed work item
  * @func: the function it runs
+ * @tflags: TIMER_DEFERRABLE or 0, on top of TIMER_IRQSAFE
+ * @onstack: @dwork is on the stack: its timer is set up with
+ *	timer_setup_on_stack(), which debugobjects wants for an object on
+ *	the stack (and fwq_destroy_delayed_work_on_stack() ends it)
  * @name: the item's name for lockdep
  * @key: the item's lockdep class (unused without CONFIG_LOCKDEP)
  *
- * Use FWQ_INIT_DELAYED_WORK().
+ * Use FWQ_INIT_DELAYED_WORK() and its _ONSTACK and DEFERRABLE forms.
  */
 static inline void __fwq_init_delayed_work(struct fwq_delayed_work *dwork,
 					   fwq_work_func_t func,
+					   unsigned int tflags, bool onstack,
 					   const char *name,
 					   struct lock_class_key *key)
 {
 	__fwq_init_work(&dwork->work, func, name, key);
-	timer_setup(&dwork->timer, fwq_delayed_work_timer_fn, TIMER_IRQSAFE);
+	if (onstack)
+		timer_setup_on_stack(&dwork->timer, fwq_delayed_work_timer_fn,
+				     TIMER_IRQSAFE | tflags);
+	else
+		timer_setup(&dwork->timer, fwq_delayed_work_timer_fn,
+			    TIMER_IRQSAFE | tflags);
 }
+
+#ifdef CONFIG_LOCKDEP
+#define __FWQ_INIT_DELAYED_WORK(_dwork, _func, _tflags, _onstack)	\
+	do {								\
+		static struct lock_class_key __key;			\
+									\
+		__fwq_init_delayed_work((_dwork), (_func), (_tflags),	\
+					(_onstack), #_dwork, &__key);	\
+	} while (0)
+#else
+#define __FWQ_INIT_DELAYED_WORK(_dwork, _func, _tflags, _onstack)	\
+	__fwq_init_delayed_work((_dwork), (_func), (_tflags), (_onstack), \
+				NULL, NULL)
+#endif
 
 /**
  * FWQ_INIT_DELAYED_WORK - initialize an fwq delayed work item at run time
  * @_dwork: the struct fwq_delayed_work to initialize
  * @_func: the function it runs
  */
-#ifdef CONFIG_LOCKDEP
 #define FWQ_INIT_DELAYED_WORK(_dwork, _func)				\
-	do {								\
-		static struct lock_class_key __key;			\
-									\
-		__fwq_init_delayed_work((_dwork), (_func), #_dwork,	\
-					&__key);			\
-	} while (0)
-#else
-#define FWQ_INIT_DELAYED_WORK(_dwork, _func)				\
-	__fwq_init_delayed_work((_dwork), (_func), NULL, NULL)
-#endif
+	__FWQ_INIT_DELAYED_WORK(_dwork, _func, 0, false)
+
+/**
+ * FWQ_INIT_DELAYED_WORK_ONSTACK - initialize a delayed item on the stack
+ * @_dwork: the struct fwq_delayed_work to initialize, on the stack
+ * @_func: the function it runs
+ *
+ * As Linux 7.3's INIT_DELAYED_WORK_ONSTACK(): end the item's life with
+ * fwq_destroy_delayed_work_on_stack() once it is idle (its timer not
+ * armed: after a flush or a sync cancel).
+ */
+#define FWQ_INIT_DELAYED_WORK_ONSTACK(_dwork, _func)			\
+	__FWQ_INIT_DELAYED_WORK(_dwork, _func, 0, true)
+
+/**
+ * FWQ_INIT_DEFERRABLE_WORK - a delayed item whose timer is deferrable
+ * @_dwork: the struct fwq_delayed_work to initialize
+ * @_func: the function it runs
+ *
+ * As Linux 7.3's INIT_DEFERRABLE_WORK(): an idle CPU does not wake up
+ * for the timer (TIMER_DEFERRABLE).
+ */
+#define FWQ_INIT_DEFERRABLE_WORK(_dwork, _func)				\
+	__FWQ_INIT_DELAYED_WORK(_dwork, _func, TIMER_DEFERRABLE, false)
+
+/**
+ * FWQ_INIT_DEFERRABLE_WORK_ONSTACK - a deferrable delayed item on the stack
+ * @_dwork: the struct fwq_delayed_work to initialize, on the stack
+ * @_func: the function it runs
+ *
+ * End its life with fwq_destroy_delayed_work_on_stack().
+ */
+#define FWQ_INIT_DEFERRABLE_WORK_ONSTACK(_dwork, _func)			\
+	__FWQ_INIT_DELAYED_WORK(_dwork, _func, TIMER_DEFERRABLE, true)
+
+/**
+ * fwq_destroy_delayed_work_on_stack - end of an on-stack delayed item
+ * @dwork: the item, idle (its timer not armed, the item not pending)
+ *
+ * Pairs with FWQ_INIT_DELAYED_WORK_ONSTACK() and
+ * FWQ_INIT_DEFERRABLE_WORK_ONSTACK(): tells debugobjects that the
+ * timer's stack object is gone, as Linux 7.3's
+ * destroy_delayed_work_on_stack().
+ */
+void fwq_destroy_delayed_work_on_stack(struct fwq_delayed_work *dwork);
 
 /**
  * to_fwq_delayed_work - the delayed work item that contains @work
@@ -655,6 +735,16 @@ struct fwq_rcu_work {
  */
 #define FWQ_INIT_RCU_WORK(_rwork, _func)				\
 	FWQ_INIT_WORK(&(_rwork)->work, (_func))
+
+/**
+ * FWQ_INIT_RCU_WORK_ONSTACK - initialize an fwq RCU work item on the stack
+ * @_rwork: the struct fwq_rcu_work to initialize, on the stack
+ * @_func: the function it runs
+ *
+ * End its life with fwq_destroy_work_on_stack(&@_rwork->work).
+ */
+#define FWQ_INIT_RCU_WORK_ONSTACK(_rwork, _func)			\
+	FWQ_INIT_WORK_ONSTACK(&(_rwork)->work, (_func))
 
 /**
  * to_fwq_rcu_work - the RCU work item that contains @work
