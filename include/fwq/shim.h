@@ -172,79 +172,24 @@ static __always_inline unsigned int __fwq_shim_flags(unsigned int f)
 
 #undef INIT_WORK
 #define INIT_WORK(_work, _func)		FWQ_INIT_WORK(_work, _func)
-/* fwq tracks no work item with debugobjects: on stack is the same */
 #undef INIT_WORK_ONSTACK
-#define INIT_WORK_ONSTACK(_work, _func)	FWQ_INIT_WORK(_work, _func)
+#define INIT_WORK_ONSTACK(_work, _func)	FWQ_INIT_WORK_ONSTACK(_work, _func)
 #undef INIT_DELAYED_WORK
 #define INIT_DELAYED_WORK(_work, _func)	FWQ_INIT_DELAYED_WORK(_work, _func)
-
-/*
- * __fwq_shim_init_dwork_flags - a delayed item whose timer has @tflags
- * @dwork: the item
- * @func: its function
- * @tflags: TIMER_DEFERRABLE or 0, on top of fwq's TIMER_IRQSAFE
- * @onstack: the timer is on the stack (timer_setup_on_stack())
- * @name: the item's name for lockdep
- * @key: its lockdep class
- */
-static inline void
-__fwq_shim_init_dwork_flags(struct fwq_delayed_work *dwork,
-			    fwq_work_func_t func, unsigned int tflags,
-			    bool onstack, const char *name,
-			    struct lock_class_key *key)
-{
-	__fwq_init_work(&dwork->work, func, name, key);
-	if (onstack)
-		timer_setup_on_stack(&dwork->timer, fwq_delayed_work_timer_fn,
-				     TIMER_IRQSAFE | tflags);
-	else
-		timer_setup(&dwork->timer, fwq_delayed_work_timer_fn,
-			    TIMER_IRQSAFE | tflags);
-}
-
-#define __FWQ_SHIM_INIT_DWORK(_dwork, _func, _tflags, _onstack)		\
-	do {								\
-		static struct lock_class_key __key;			\
-									\
-		__fwq_shim_init_dwork_flags((_dwork), (_func), (_tflags), \
-					    (_onstack), #_dwork, &__key); \
-	} while (0)
-
 #undef INIT_DELAYED_WORK_ONSTACK
 #define INIT_DELAYED_WORK_ONSTACK(_work, _func)				\
-	__FWQ_SHIM_INIT_DWORK(_work, _func, 0, true)
+	FWQ_INIT_DELAYED_WORK_ONSTACK(_work, _func)
 #undef INIT_DEFERRABLE_WORK
 #define INIT_DEFERRABLE_WORK(_work, _func)				\
-	__FWQ_SHIM_INIT_DWORK(_work, _func, TIMER_DEFERRABLE, false)
+	FWQ_INIT_DEFERRABLE_WORK(_work, _func)
 #undef INIT_DEFERRABLE_WORK_ONSTACK
 #define INIT_DEFERRABLE_WORK_ONSTACK(_work, _func)			\
-	__FWQ_SHIM_INIT_DWORK(_work, _func, TIMER_DEFERRABLE, true)
-
-/**
- * __fwq_shim_destroy_work_on_stack - end of an on-stack fwq work item
- * @work: the item, idle
- *
- * Nothing to undo: fwq tracks no work item with debugobjects.
- */
-static inline void __fwq_shim_destroy_work_on_stack(struct fwq_work *work)
-{
-}
-
-/**
- * __fwq_shim_destroy_dwork_on_stack - end of an on-stack delayed item
- * @dwork: the item, idle
- */
-static inline void
-__fwq_shim_destroy_dwork_on_stack(struct fwq_delayed_work *dwork)
-{
-	fwq_timer_destroy_on_stack(&dwork->timer);
-}
-
+	FWQ_INIT_DEFERRABLE_WORK_ONSTACK(_work, _func)
 #undef destroy_work_on_stack
-#define destroy_work_on_stack(work)	__fwq_shim_destroy_work_on_stack(work)
+#define destroy_work_on_stack(work)	fwq_destroy_work_on_stack(work)
 #undef destroy_delayed_work_on_stack
 #define destroy_delayed_work_on_stack(dwork)				\
-	__fwq_shim_destroy_dwork_on_stack(dwork)
+	fwq_destroy_delayed_work_on_stack(dwork)
 
 #undef work_pending
 #define work_pending(work)		fwq_work_pending(work)
@@ -384,10 +329,9 @@ static inline bool __fwq_shim_enable_and_queue_work(struct fwq_workqueue *wq,
 #define rcu_work		fwq_rcu_work
 #undef INIT_RCU_WORK
 #define INIT_RCU_WORK(_rwork, _func)	FWQ_INIT_RCU_WORK(_rwork, _func)
-/* fwq tracks no work item with debugobjects: on stack is the same */
 #undef INIT_RCU_WORK_ONSTACK
 #define INIT_RCU_WORK_ONSTACK(_rwork, _func)				\
-	FWQ_INIT_RCU_WORK(_rwork, _func)
+	FWQ_INIT_RCU_WORK_ONSTACK(_rwork, _func)
 #undef queue_rcu_work
 #define queue_rcu_work(wq, rwork)	fwq_queue_rcu_work(wq, rwork)
 #undef flush_rcu_work
