@@ -121,7 +121,8 @@ enum {
 	/* __FWQ_ORDERED	= 1 << 17 (public) */
 	FWQ_ALLOC_FLAGS		= FWQ_UNBOUND | FWQ_FREEZABLE |
 				  FWQ_MEM_RECLAIM | FWQ_HIGHPRI |
-				  FWQ_CPU_INTENSIVE | FWQ_PERCPU | __FWQ_ORDERED,
+				  FWQ_CPU_INTENSIVE | FWQ_PERCPU |
+				  FWQ_POWER_EFFICIENT | __FWQ_ORDERED,
 };
 
 enum {
@@ -493,6 +494,8 @@ extern unsigned int fwq_cpu_intensive_thresh_us;
 extern bool fwq_cm_enabled;
 extern unsigned int fwq_watchdog_thresh_ms;	/* WRITE_ONCE()/READ_ONCE() */
 extern bool fwq_cull_rekick;
+/* power_efficient: FWQ_POWER_EFFICIENT ones unbound; WRITE_ONCE()/READ_ONCE() */
+extern bool fwq_power_efficient;
 
 /*
  * An unsigned module parameter with its range (params.c's table, which

@@ -36,6 +36,7 @@ unsigned int fwq_dbg_release_hold;
 unsigned int fwq_dbg_leak_pwq;
 bool fwq_cm_enabled = true;
 bool fwq_cull_rekick = true;
+bool fwq_power_efficient = IS_ENABLED(CONFIG_WQ_POWER_EFFICIENT_DEFAULT);
 bool fwq_dbg_force_cull;
 bool fwq_dbg_flush_skip_idle;
 bool fwq_dbg_put_walk_wait;
@@ -251,6 +252,15 @@ static const struct kernel_param_ops fwq_cm_mode_ops = {
 };
 module_param_cb(cm_mode, &fwq_cm_mode_ops, NULL, 0444);
 MODULE_PARM_DESC(cm_mode, "per-CPU concurrency management: notifier (default) or off; read at load only");
+
+/*
+ * power_efficient: as 7.3's workqueue.power_efficient, with the default of
+ * the kernel built against. Read when a workqueue is allocated, so a write
+ * changes only the workqueues allocated after it (7.3's is read-only).
+ */
+module_param_cb(power_efficient, &fwq_strict_bool_ops, &fwq_power_efficient,
+		0644);
+MODULE_PARM_DESC(power_efficient, "FWQ_POWER_EFFICIENT workqueues allocated from now on are unbound (default: CONFIG_WQ_POWER_EFFICIENT_DEFAULT)");
 
 /*
  * shim_map: "PATTERN=SPEC;..." gives a workqueue made without a variant

@@ -682,6 +682,9 @@ fwq_alloc_workqueue_variant(const struct fwq_variant *variant, const char *fmt,
 		       flags, max_active);
 		return NULL;
 	}
+	/* as 7.3: unbound where power_efficient says so, else as asked */
+	if ((flags & FWQ_POWER_EFFICIENT) && READ_ONCE(fwq_power_efficient))
+		flags = (flags & ~FWQ_PERCPU) | FWQ_UNBOUND;
 	if (flags & __FWQ_ORDERED) {
 		flags |= FWQ_UNBOUND;
 		flags &= ~FWQ_PERCPU;

@@ -343,6 +343,11 @@ enum {
 	FWQ_MEM_RECLAIM		= 1 << 3,	/* has a rescuer */
 	FWQ_HIGHPRI		= 1 << 4,	/* high priority (nice -20) */
 	FWQ_CPU_INTENSIVE	= 1 << 5,	/* not concurrency managed */
+	/*
+	 * per-CPU unless fwq.ko's power_efficient parameter is on, which
+	 * makes it unbound (Linux 7.3's WQ_POWER_EFFICIENT)
+	 */
+	FWQ_POWER_EFFICIENT	= 1 << 7,
 	FWQ_PERCPU		= 1 << 8,	/* explicitly per-CPU */
 
 	__FWQ_ORDERED		= 1 << 17,	/* internal: ordered workqueue */

@@ -88,9 +88,9 @@ static_assert((int)WORK_CPU_UNBOUND == (int)FWQ_CPU_UNBOUND);
  * __fwq_shim_flags - fwq's flags for the kernel's WQ_* flags
  * @f: the module's flags
  *
- * WQ_SYSFS (no sysfs directory: fwq's debugfs lists every workqueue),
- * WQ_POWER_EFFICIENT (a per-CPU workqueue, as with the kernel's default
- * workqueue.power_efficient=0) and __WQ_LEGACY are dropped. WQ_BH fails
+ * WQ_SYSFS (no sysfs directory: fwq's debugfs lists every workqueue)
+ * and __WQ_LEGACY are dropped; WQ_POWER_EFFICIENT follows fwq.ko's
+ * power_efficient parameter, as the kernel's follows its own. WQ_BH fails
  * to compile (below). Folded at compile time for constant @f.
  *
  * Return: the FWQ_* flags.
@@ -102,6 +102,7 @@ static __always_inline unsigned int __fwq_shim_flags(unsigned int f)
 	       ((f & WQ_MEM_RECLAIM) ? FWQ_MEM_RECLAIM : 0) |
 	       ((f & WQ_HIGHPRI) ? FWQ_HIGHPRI : 0) |
 	       ((f & WQ_CPU_INTENSIVE) ? FWQ_CPU_INTENSIVE : 0) |
+	       ((f & WQ_POWER_EFFICIENT) ? FWQ_POWER_EFFICIENT : 0) |
 	       ((f & __WQ_ORDERED) ? __FWQ_ORDERED : 0) |
 	       __FWQ_SHIM_PERCPU(f);
 }
