@@ -89,9 +89,9 @@ void fwq_dbg_force_cull_queue(struct fwq_pool *pool)
 	lockdep_assert_held(&pool->lock);
 	pool->flags |= POOL_DBG_CULL_ALL;
 	if (cpu < nr_cpu_ids)
-		queue_work_on(cpu, fwq_system_percpu_wq, &pool->idle_cull_work);
+		queue_work_on(cpu, fwq_kernel_percpu_wq, &pool->idle_cull_work);
 	else
-		queue_work(fwq_system_dfl_wq, &pool->idle_cull_work);
+		queue_work(fwq_kernel_dfl_wq, &pool->idle_cull_work);
 }
 
 void fwq_idle_timer_fn(struct timer_list *t)
@@ -122,7 +122,7 @@ void fwq_idle_timer_fn(struct timer_list *t)
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 
 	if (do_cull)
-		queue_work(fwq_system_dfl_wq, &pool->idle_cull_work);
+		queue_work(fwq_kernel_dfl_wq, &pool->idle_cull_work);
 }
 
 void fwq_idle_cull_fn(struct work_struct *work)

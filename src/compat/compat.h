@@ -129,18 +129,19 @@ static const struct file_operations x##_fops = {			\
 #endif
 
 /*
- * system_percpu_wq and system_dfl_wq: 6.17, the new names of system_wq and
+ * The kernel's system_percpu_wq and system_dfl_wq (fwq's own are
+ * fwq_system_*): 6.17, the new names of system_wq and
  * system_unbound_wq, which 7.3 deprecates with a warning.
  */
 #ifdef FWQ_HAVE_SYSTEM_PERCPU_WQ
-#define fwq_system_percpu_wq	system_percpu_wq
+#define fwq_kernel_percpu_wq	system_percpu_wq
 #else
-#define fwq_system_percpu_wq	system_wq
+#define fwq_kernel_percpu_wq	system_wq
 #endif
 #ifdef FWQ_HAVE_SYSTEM_DFL_WQ
-#define fwq_system_dfl_wq	system_dfl_wq
+#define fwq_kernel_dfl_wq	system_dfl_wq
 #else
-#define fwq_system_dfl_wq	system_unbound_wq
+#define fwq_kernel_dfl_wq	system_unbound_wq
 #endif
 
 /*
