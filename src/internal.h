@@ -989,6 +989,9 @@ void fwq_unbound_wq_update_pwq(struct fwq_workqueue *wq, int cpu,
 			       int off_cpu);
 void fwq_wqs_reap(void);
 
+/* system_wq.c */
+void fwq_system_wqs_exit(void);
+
 /* cm.c */
 void fwq_cm_init(void);
 void fwq_cm_exit(void);

@@ -287,6 +287,7 @@ static void __exit fwq_exit(void)
 	fwq_pm_exit();
 	fwq_watchdog_exit();
 	debugfs_remove_recursive(fwq_debugfs_root);
+	fwq_system_wqs_exit();
 	fwq_destroy_leftover_wqs();
 	fwq_hotplug_exit();
 

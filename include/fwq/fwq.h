@@ -877,6 +877,84 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq);
  */
 void fwq_drain_workqueue(struct fwq_workqueue *wq);
 
+/*
+ * fwq's system workqueues, Linux 7.3's system_percpu_wq and its kin
+ * (same names, "events" and so on, for shim_map). They exist while a
+ * hold of fwq_system_wqs_get() does: read a pointer only between a
+ * successful get and its put. The shim takes one for a shimmed module
+ * across its life. No freezable and no BH one: see src/system_wq.c.
+ */
+extern struct fwq_workqueue *fwq_system_percpu_wq;	/* "events" */
+extern struct fwq_workqueue *fwq_system_highpri_wq;	/* nice -20 */
+extern struct fwq_workqueue *fwq_system_long_wq;	/* long items */
+extern struct fwq_workqueue *fwq_system_dfl_wq;		/* unbound */
+extern struct fwq_workqueue *fwq_system_dfl_long_wq;	/* unbound, long */
+/* FWQ_POWER_EFFICIENT: per-CPU, or unbound under power_efficient */
+extern struct fwq_workqueue *fwq_system_power_efficient_wq;
+
+int fwq_system_wqs_get(void);
+void fwq_system_wqs_put(void);
+
+/**
+ * fwq_schedule_work_on - queue @work on fwq_system_percpu_wq on @cpu
+ * @cpu: the CPU
+ * @work: the item
+ *
+ * As Linux 7.3's schedule_work_on(); hold the system workqueues.
+ *
+ * Return: as fwq_queue_work_on().
+ */
+static inline bool fwq_schedule_work_on(int cpu, struct fwq_work *work)
+{
+	return fwq_queue_work_on(cpu, fwq_system_percpu_wq, work);
+}
+
+/**
+ * fwq_schedule_work - queue @work on fwq_system_percpu_wq
+ * @work: the item
+ *
+ * As Linux 7.3's schedule_work(); hold the system workqueues.
+ *
+ * Return: as fwq_queue_work().
+ */
+static inline bool fwq_schedule_work(struct fwq_work *work)
+{
+	return fwq_queue_work(fwq_system_percpu_wq, work);
+}
+
+/**
+ * fwq_schedule_delayed_work_on - queue @dwork on fwq_system_percpu_wq
+ * @cpu: the CPU
+ * @dwork: the delayed item
+ * @delay: jiffies to wait first
+ *
+ * As Linux 7.3's schedule_delayed_work_on(); hold the system workqueues.
+ *
+ * Return: as fwq_queue_delayed_work_on().
+ */
+static inline bool fwq_schedule_delayed_work_on(int cpu,
+						struct fwq_delayed_work *dwork,
+						unsigned long delay)
+{
+	return fwq_queue_delayed_work_on(cpu, fwq_system_percpu_wq, dwork,
+					 delay);
+}
+
+/**
+ * fwq_schedule_delayed_work - queue @dwork on fwq_system_percpu_wq
+ * @dwork: the delayed item
+ * @delay: jiffies to wait first
+ *
+ * As Linux 7.3's schedule_delayed_work(); hold the system workqueues.
+ *
+ * Return: as fwq_queue_delayed_work().
+ */
+static inline bool fwq_schedule_delayed_work(struct fwq_delayed_work *dwork,
+					     unsigned long delay)
+{
+	return fwq_queue_delayed_work(fwq_system_percpu_wq, dwork, delay);
+}
+
 /**
  * fwq_version - the fwq version string
  */
