@@ -24,7 +24,10 @@
  *   hibernation while the workqueue exists), WQ_PERCPU comes through the
  *   compat probe, and max_active 0 means the target kernel's
  *   WQ_DFL_ACTIVE;
- * - every interface fwq has no equivalent for (schedule_work(), the
+ * - the system workqueues and schedule_work() and its kin, onto fwq's
+ *   own (src/system_wq.c), which the module holds from before its init
+ *   to after its exit: the shim wraps module_init() and module_exit();
+ * - every interface fwq has no equivalent for (the freezable and BH
  *   system workqueues, set_worker_desc(), ...) fails to compile, with a
  *   static assertion that names it.
  *
@@ -41,6 +44,7 @@
 #include "../../src/compat/compat.h"
 #include <linux/build_bug.h>
 #include <linux/minmax.h>
+#include <linux/module.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 
@@ -274,24 +278,101 @@ static inline bool __fwq_shim_enable_and_queue_work(struct fwq_workqueue *wq,
 #undef current_is_workqueue_mem_reclaim
 #define current_is_workqueue_mem_reclaim() fwq_current_is_mem_reclaim()
 
-/* No fwq equivalent: the system workqueues are the kernel's. */
-#define __FWQ_SHIM_SYSWQ "the system workqueues are the kernel's; allocate one"
+/*
+ * The system workqueues: fwq's own, created for the first shimmed module
+ * and destroyed with the last (fwq_system_wqs_get(), src/system_wq.c).
+ * The module holds them from before its init to after its exit: its
+ * module_init() and module_exit() run fwq_system_wqs_get() first and
+ * fwq_system_wqs_put() last. So the pointers are valid in every context
+ * the module's code runs in, interrupts included, and the enqueue pays
+ * nothing for it. The wrappers emit what <linux/module.h>'s own emit for
+ * a module: init_module() and cleanup_module(), aliases of the wrapper.
+ * 7.3's deprecated system_wq and system_unbound_wq are its
+ * system_percpu_wq and system_dfl_wq here.
+ */
+#ifdef MODULE
+/**
+ * __fwq_shim_init_call - a shimmed module's init, holding the system wqs
+ * @initfn: the module's own init
+ *
+ * Return: what @initfn returned, or fwq_system_wqs_get()'s error; the hold
+ * is given back when it is not 0.
+ */
+static __always_inline int __fwq_shim_init_call(int (*initfn)(void))
+{
+	int ret = fwq_system_wqs_get();
+
+	if (ret)
+		return ret;
+	ret = initfn();
+	if (ret)
+		fwq_system_wqs_put();
+	return ret;
+}
+
+#undef module_init
+#define module_init(initfn)						\
+	static int __init __fwq_shim_init_##initfn(void)		\
+	{								\
+		return __fwq_shim_init_call(initfn);			\
+	}								\
+	int __copy(__fwq_shim_init_##initfn)				\
+		__alias(__fwq_shim_init_##initfn) init_module(void);	\
+	___ADDRESSABLE(init_module, __initdata)
+#undef module_exit
+#define module_exit(exitfn)						\
+	static void __exit __fwq_shim_exit_##exitfn(void)		\
+	{								\
+		exitfn();						\
+		fwq_system_wqs_put();					\
+	}								\
+	void __copy(__fwq_shim_exit_##exitfn)				\
+		__alias(__fwq_shim_exit_##exitfn) cleanup_module(void);	\
+	___ADDRESSABLE(cleanup_module, __exitdata)
+#endif
+
+#define system_wq		fwq_system_percpu_wq
+#define system_percpu_wq	fwq_system_percpu_wq
+#define system_highpri_wq	fwq_system_highpri_wq
+#define system_long_wq		fwq_system_long_wq
+#define system_unbound_wq	fwq_system_dfl_wq
+#define system_dfl_wq		fwq_system_dfl_wq
+#define system_dfl_long_wq	fwq_system_dfl_long_wq
+#define system_power_efficient_wq fwq_system_power_efficient_wq
 #undef schedule_work
-#define schedule_work(...)	__FWQ_SHIM_NONE("schedule_work()", __FWQ_SHIM_SYSWQ)
+#define schedule_work(work)		fwq_schedule_work(work)
 #undef schedule_work_on
-#define schedule_work_on(...)	__FWQ_SHIM_NONE("schedule_work_on()", __FWQ_SHIM_SYSWQ)
+#define schedule_work_on(cpu, work)	fwq_schedule_work_on(cpu, work)
 #undef schedule_delayed_work
-#define schedule_delayed_work(...)					\
-	__FWQ_SHIM_NONE("schedule_delayed_work()", __FWQ_SHIM_SYSWQ)
+#define schedule_delayed_work(dwork, delay)				\
+	fwq_schedule_delayed_work(dwork, delay)
 #undef schedule_delayed_work_on
-#define schedule_delayed_work_on(...)					\
-	__FWQ_SHIM_NONE("schedule_delayed_work_on()", __FWQ_SHIM_SYSWQ)
+#define schedule_delayed_work_on(cpu, dwork, delay)			\
+	fwq_schedule_delayed_work_on(cpu, dwork, delay)
+
+/* No fwq equivalent: the rest of the system workqueues' API. */
+#define __FWQ_SHIM_FREEZABLE						\
+	"fwq does not freeze its workers, and a freezable fwq workqueue "	\
+	"makes fwq.ko refuse suspend; allocate one if that is meant"
+#define system_freezable_wq						\
+	__FWQ_SHIM_NONE("system_freezable_wq", __FWQ_SHIM_FREEZABLE)
+#define system_freezable_power_efficient_wq				\
+	__FWQ_SHIM_NONE("system_freezable_power_efficient_wq",		\
+			__FWQ_SHIM_FREEZABLE)
+#define system_bh_wq							\
+	__FWQ_SHIM_NONE("system_bh_wq", "fwq items run in kthreads")
+#define system_bh_highpri_wq						\
+	__FWQ_SHIM_NONE("system_bh_highpri_wq", "fwq items run in kthreads")
+/* 7.3 warns at compile time on it: flush the module's own items */
+#undef flush_scheduled_work
+#define flush_scheduled_work(...)					\
+	__FWQ_SHIM_NONE("flush_scheduled_work()",			\
+			"flushing a system workqueue is deprecated; "	\
+			"flush your own items")
+#define __FWQ_SHIM_SYSWQ "not in fwq"
 #undef schedule_on_each_cpu
 #define schedule_on_each_cpu(...)					\
 	__FWQ_SHIM_NONE("schedule_on_each_cpu()", __FWQ_SHIM_SYSWQ)
-#undef flush_scheduled_work
-#define flush_scheduled_work(...)					\
-	__FWQ_SHIM_NONE("flush_scheduled_work()", __FWQ_SHIM_SYSWQ)
 #undef execute_in_process_context
 #define execute_in_process_context(...)					\
 	__FWQ_SHIM_NONE("execute_in_process_context()", __FWQ_SHIM_SYSWQ)
@@ -299,21 +380,6 @@ static inline bool __fwq_shim_enable_and_queue_work(struct fwq_workqueue *wq,
 #define work_on_cpu(...)	__FWQ_SHIM_NONE("work_on_cpu()", __FWQ_SHIM_SYSWQ)
 #undef work_on_cpu_safe
 #define work_on_cpu_safe(...)	__FWQ_SHIM_NONE("work_on_cpu_safe()", __FWQ_SHIM_SYSWQ)
-#define system_wq		__FWQ_SHIM_NONE("system_wq", __FWQ_SHIM_SYSWQ)
-#define system_percpu_wq	__FWQ_SHIM_NONE("system_percpu_wq", __FWQ_SHIM_SYSWQ)
-#define system_highpri_wq	__FWQ_SHIM_NONE("system_highpri_wq", __FWQ_SHIM_SYSWQ)
-#define system_long_wq		__FWQ_SHIM_NONE("system_long_wq", __FWQ_SHIM_SYSWQ)
-#define system_unbound_wq	__FWQ_SHIM_NONE("system_unbound_wq", __FWQ_SHIM_SYSWQ)
-#define system_dfl_wq		__FWQ_SHIM_NONE("system_dfl_wq", __FWQ_SHIM_SYSWQ)
-#define system_dfl_long_wq	__FWQ_SHIM_NONE("system_dfl_long_wq", __FWQ_SHIM_SYSWQ)
-#define system_freezable_wq	__FWQ_SHIM_NONE("system_freezable_wq", __FWQ_SHIM_SYSWQ)
-#define system_power_efficient_wq					\
-	__FWQ_SHIM_NONE("system_power_efficient_wq", __FWQ_SHIM_SYSWQ)
-#define system_freezable_power_efficient_wq				\
-	__FWQ_SHIM_NONE("system_freezable_power_efficient_wq",		\
-			__FWQ_SHIM_SYSWQ)
-#define system_bh_wq		__FWQ_SHIM_NONE("system_bh_wq", __FWQ_SHIM_SYSWQ)
-#define system_bh_highpri_wq	__FWQ_SHIM_NONE("system_bh_highpri_wq", __FWQ_SHIM_SYSWQ)
 
 /*
  * __FWQ_SHIM_NO_TYPE - a struct type fwq has no equivalent for

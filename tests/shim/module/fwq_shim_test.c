@@ -3,10 +3,11 @@
  * fwq_shim_test: a module written with the kernel's workqueue API and
  * built with include/fwq/shim.h (Kbuild), as a user's module would be.
  * At load it allocates workqueues, queues, flushes and cancels items
- * (delayed and on-stack ones too) and checks through fwq's counters and
- * the worker's name that each ran on fwq; KTAP to the kernel log, and a
- * failed case fails the load. It keeps one WQ_FREEZABLE workqueue until
- * unload, for the plan's suspend check (scripts/plans/shim.plan).
+ * (delayed and on-stack ones too, and on the system workqueues) and
+ * checks through fwq's counters and the worker's name that each ran on
+ * fwq; KTAP to the kernel log, and a failed case fails the load. It
+ * keeps one WQ_FREEZABLE workqueue until unload, for the plan's suspend
+ * check (scripts/plans/shim.plan).
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -147,6 +148,37 @@ static bool shim_flush_drain(struct workqueue_struct *wq)
 	return atomic_read(&ran) == before + ARRAY_SIZE(w);
 }
 
+/*
+ * The system workqueues and schedule_*(): fwq's, which this module holds
+ * from before its init (the shim's module_init())
+ */
+static bool shim_system(void)
+{
+	struct delayed_work dw;
+	struct work_struct w;
+	int before = atomic_read(&ran);
+	u64 q0 = shim_queued(system_wq);
+	bool ok;
+
+	INIT_WORK_ONSTACK(&w, shim_fn);
+	ok = schedule_work(&w);
+	flush_work(&w);
+	ok = ok && queue_work(system_unbound_wq, &w);
+	flush_work(&w);
+	INIT_DELAYED_WORK_ONSTACK(&dw, shim_dfn);
+	ok = ok && schedule_delayed_work(&dw, HZ * 60);
+	/* the flush queues it at once, to system_wq */
+	flush_delayed_work(&dw);
+	destroy_delayed_work_on_stack(&dw);
+	destroy_work_on_stack(&w);
+	if (ok && atomic_read(&ran) == before + 3 &&
+	    shim_queued(system_wq) == q0 + 2)
+		return true;
+	pr_info("    # ok=%d ran=%d/%d system_wq queued=%llu/%llu\n", ok,
+		atomic_read(&ran), before + 3, shim_queued(system_wq), q0 + 2);
+	return false;
+}
+
 static int __init fwq_shim_test_init(void)
 {
 	struct workqueue_struct *ord;
@@ -155,7 +187,7 @@ static int __init fwq_shim_test_init(void)
 	pr_info("1..1\n");
 	pr_info("    KTAP version 1\n");
 	pr_info("    # Subtest: fwq_shim\n");
-	pr_info("    1..8\n");
+	pr_info("    1..9\n");
 
 	shim_wq = alloc_workqueue("shimtest/%d",
 				  WQ_UNBOUND | WQ_MEM_RECLAIM | WQ_FREEZABLE |
@@ -176,6 +208,7 @@ static int __init fwq_shim_test_init(void)
 	shim_case("flush_drain", shim_flush_drain(shim_wq));
 	workqueue_set_max_active(shim_wq, 4);
 	shim_case("set_max_active", shim_queue_flush(shim_wq));
+	shim_case("system_wqs", shim_system());
 	/* back to the default: the plan reads it in debugfs wqs */
 	workqueue_set_max_active(shim_wq, WQ_DFL_ACTIVE);
 	shim_case("ran_on_fwq", atomic_read(&ran) > 0 &&
