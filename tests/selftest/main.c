@@ -43,6 +43,7 @@ static const struct fwq_ktap_suite * const fwq_test_suites[] = {
 	&fwq_suite_delayed,
 	&fwq_suite_rcu_work,
 	&fwq_suite_onstack,
+	&fwq_suite_system_wq,
 	&fwq_suite_ordered,
 	&fwq_suite_maxactive,
 	&fwq_suite_drain,

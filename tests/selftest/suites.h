@@ -24,6 +24,7 @@ extern const struct fwq_ktap_suite fwq_suite_cancel;
 extern const struct fwq_ktap_suite fwq_suite_delayed;
 extern const struct fwq_ktap_suite fwq_suite_rcu_work;
 extern const struct fwq_ktap_suite fwq_suite_onstack;
+extern const struct fwq_ktap_suite fwq_suite_system_wq;
 extern const struct fwq_ktap_suite fwq_suite_ordered;
 extern const struct fwq_ktap_suite fwq_suite_maxactive;
 extern const struct fwq_ktap_suite fwq_suite_drain;
