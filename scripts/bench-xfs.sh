@@ -54,26 +54,10 @@ fi
 command -v mkfs.xfs > /dev/null || fwq_die 2 "no mkfs.xfs (scripts/deps.sh with FWQ_DEPS_PKGS=xfsprogs)"
 
 start=$(fwq_now)
-mb=$("$FWQ_TOP/scripts/module-build.sh" xfs | tail -n 5) ||
-	fwq_die 2 "module-build.sh xfs failed"
-FWQ_MB_STOCK='' FWQ_MB_SHIM='' FWQ_MB_GUEST=''
-eval "$mb"
-[ -n "$FWQ_MB_SHIM" ] || fwq_die 2 "no shimmed xfs.ko"
-
-out=${out:-$FWQ_TOP/results/bench-xfs-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out" || fwq_die 2 "cannot create $out"
-out=$(cd "$out" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
+fwq_module_stage xfs
 # the guest's modules: the kernel's own in load order as NN-NAME.ko, fwq
 # and both xfs.ko
-mkdir -p "$tmp/mods"
-n=10
-for m in $FWQ_MB_GUEST; do
-	cp "$m" "$tmp/mods/$n-$(basename "$m")"
-	n=$((n + 1))
-done
+fwq_stage_guest bench-xfs
 cp "$FWQ_TOP/src/fwq.ko" "$tmp/mods/fwq.ko"
 cp "$FWQ_MB_STOCK" "$tmp/mods/xfs-stock.ko"
 cp "$FWQ_MB_SHIM" "$tmp/mods/xfs-shim.ko"

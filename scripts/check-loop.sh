@@ -36,11 +36,7 @@ case "$timeout" in
 esac
 
 t0=$(fwq_now)
-mb=$("$FWQ_TOP/scripts/module-build.sh" loop | tail -n 5) ||
-	fwq_die 2 "module-build.sh loop failed"
-FWQ_MB_SHIM=''
-eval "$mb"
-[ -n "$FWQ_MB_SHIM" ] || fwq_die 2 "no shimmed loop.ko"
+fwq_module_stage loop
 fwq_log "loop.ko stock and shimmed ready in $(fwq_elapsed "$t0") s"
 
 out=${out:-$FWQ_TOP/results/check-loop-$(date +%Y%m%d-%H%M%S)}

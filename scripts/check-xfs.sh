@@ -130,31 +130,16 @@ if [ $own -eq 1 ]; then
 		echo "$srcid" > "$fwqdir/.fwq-srcid"
 	fi
 fi
-mb=$("$FWQ_TOP/scripts/module-build.sh" --shim-only --fwq "$fwqdir" xfs | grep '^FWQ_MB_') ||
-	fwq_die 2 "module-build.sh xfs failed"
-FWQ_MB_SHIM='' FWQ_MB_GUEST='' FWQ_MB_EXTRA=''
-eval "$mb"
-[ -n "$FWQ_MB_SHIM" ] || fwq_die 2 "no shimmed xfs.ko"
+fwq_module_stage xfs --shim-only --fwq "$fwqdir"
 built=$(fwq_elapsed "$start")
 if [ $prepare -eq 1 ]; then
 	fwq_log "check-xfs: prepared in ${built} s ($FWQ_MB_SHIM)"
 	exit 0
 fi
 
-out=${out:-$FWQ_TOP/results/check-xfs-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out" || fwq_die 2 "cannot create $out"
-out=$(cd "$out" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 # the guest's modules: the kernel's own in load order as NN-NAME.ko,
 # brd.ko, fwq and the shimmed xfs.ko
-mkdir -p "$tmp/mods"
-n=10
-for m in $FWQ_MB_GUEST; do
-	cp "$m" "$tmp/mods/$n-$(basename "$m")"
-	n=$((n + 1))
-done
+fwq_stage_guest check-xfs
 for m in $FWQ_MB_EXTRA; do
 	cp "$m" "$tmp/mods/"
 done

@@ -580,6 +580,44 @@ fwq_copy_sources() {
 		done | cpio -pdm --quiet "$dir")
 }
 
+# fwq_module_stage NAME [ARG...]: build the module NAME of
+# scripts/modules/ (scripts/module-build.sh ARG... NAME) and set the
+# FWQ_MB_* variables it prints (module-build.sh's header lists them);
+# dies when the build fails or leaves no shimmed module. The XFS and
+# loop checks and the XFS bench build their modules with it.
+fwq_module_stage() {
+	local name=$1 mb
+
+	shift
+	mb=$("$FWQ_TOP/scripts/module-build.sh" "$@" "$name" | grep '^FWQ_MB_') ||
+		fwq_die 2 "module-build.sh $name failed"
+	FWQ_MB_EXTRA='' FWQ_MB_STOCK='' FWQ_MB_SHIM='' FWQ_MB_DEBIAN=''
+	FWQ_MB_GUEST='' FWQ_MB_SRCVER=''
+	eval "$mb"
+	[ -n "$FWQ_MB_SHIM" ] || fwq_die 2 "no shimmed $name.ko"
+}
+
+# fwq_stage_guest RUN: the folders of a guest run of the module that
+# fwq_module_stage built: out (when empty, results/RUN-DATE), created
+# and made absolute; tmp, a scratch folder removed at exit; and
+# $tmp/mods, which holds the guest's modules of the kernel's own
+# (FWQ_MB_GUEST) in load order as NN-NAME.ko, for the caller to add
+# fwq.ko and the module under test to.
+fwq_stage_guest() {
+	local m n=10
+
+	out=${out:-$FWQ_TOP/results/$1-$(date +%Y%m%d-%H%M%S)}
+	mkdir -p "$out" || fwq_die 2 "cannot create $out"
+	out=$(cd "$out" && pwd)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	mkdir -p "$tmp/mods"
+	for m in $FWQ_MB_GUEST; do
+		cp "$m" "$tmp/mods/$n-$(basename "$m")"
+		n=$((n + 1))
+	done
+}
+
 # fwq_vm_judge OUT PREFIX [BYTES]: judge a guest's run from what a
 # vm-run.sh --out directory OUT keeps, into the same directory:
 #   badness.txt        the kernel badness lines of console.log
