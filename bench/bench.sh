@@ -655,6 +655,20 @@ run_dir() {
 	fi
 }
 
+# spec_field_awk: the awk function spec_filter and list_specs read a spec
+# line with: spec_field(NAME), the value of the line's NAME=VALUE field,
+# "" when it has none
+# shellcheck disable=SC2016 # awk code
+spec_field_awk='
+function spec_field(name,    i, n) {
+	n = length(name) + 2
+	for (i = 1; i <= NF; i++)
+		if (substr($i, 1, n - 1) == name "=")
+			return substr($i, n)
+	return ""
+}
+'
+
 # spec_filter SCENARIOS [VARIANT...]: the spec lines of stdin of those
 # scenarios (a comma-separated list; "": all) and variants (none: all);
 # "#" lines pass. A VARIANT is "kwq" (target=kwq), or axis=design pairs
@@ -663,7 +677,7 @@ spec_filter() {
 	local sc=$1
 
 	shift
-	awk -v sc="$sc" -v vs="$*" '
+	awk -v sc="$sc" -v vs="$*" "$spec_field_awk"'
 		function vmatch(var, kwq,  i, j, n, p, ok) {
 			for (i = 1; i <= nv; i++) {
 				if (v[i] == "kwq") {
@@ -691,16 +705,9 @@ spec_filter() {
 		}
 		/^#/ { print; next }
 		{
-			scen = var = ""
-			kwq = 0
-			for (i = 1; i <= NF; i++) {
-				if ($i ~ /^scenario=/)
-					scen = substr($i, 10)
-				else if ($i ~ /^variant=/)
-					var = substr($i, 9)
-				else if ($i == "target=kwq")
-					kwq = 1
-			}
+			scen = spec_field("scenario")
+			var = spec_field("variant")
+			kwq = spec_field("target") == "kwq"
 			if (ns && !(scen in want))
 				next
 			if (nv && !vmatch(var, kwq))
@@ -729,22 +736,13 @@ all_specs() {
 # list_specs FROM: --list, the spec lines of stdin per scenario and per
 # variant (FROM: where the variants came from)
 list_specs() {
-	awk -v from="$1" -v head="reps $reps, primary reps $primary_reps, scale $scale" '
+	awk -v from="$1" -v head="reps $reps, primary reps $primary_reps, scale $scale" "$spec_field_awk"'
 		/^#/ { next }
 		{
-			scen = var = typ = scope = ""
-			for (i = 1; i <= NF; i++) {
-				if ($i ~ /^scenario=/)
-					scen = substr($i, 10)
-				else if ($i ~ /^variant=/)
-					var = substr($i, 9)
-				else if ($i == "target=kwq")
-					var = "kwq"
-				else if ($i ~ /^type=/)
-					typ = substr($i, 6)
-				else if ($i ~ /^scope=/)
-					scope = substr($i, 7)
-			}
+			scen = spec_field("scenario")
+			var = spec_field("target") == "kwq" ? "kwq" : spec_field("variant")
+			typ = spec_field("type")
+			scope = spec_field("scope")
 			n++
 			if (!(scen in sn))
 				so[++nso] = scen
