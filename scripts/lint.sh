@@ -60,6 +60,29 @@ report() {
 	fi
 }
 
+# report_text NAME RC TEXT [NOTE]: report, with TEXT as the log
+report_text() {
+	local log
+
+	log=$(mktemp)
+	printf '%s\n' "$3" > "$log"
+	report "$1" "$2" "$log" "${4:-}"
+	rm -f "$log"
+}
+
+# report_output NAME CMD...: a check that CMD makes, printing one line per
+# finding: it fails when CMD fails or prints anything
+report_output() {
+	local name=$1 log rc=0
+
+	shift
+	log=$(mktemp)
+	"$@" > "$log" 2>&1 || rc=1
+	[ -s "$log" ] && rc=1
+	report "$name" $rc "$log"
+	rm -f "$log"
+}
+
 # fwq's own C sources: everything under src/, include/, bench/ and tests/
 # (the test modules and the harness self-check modules).
 c_sources() {
@@ -70,13 +93,11 @@ c_sources() {
 lint_checkpatch() {
 	local cp log rc=0 files
 
-	log=$(mktemp)
 	if ! cp=$("$FWQ_TOP/scripts/get-checkpatch.sh"); then
-		echo "cannot get checkpatch.pl" > "$log"
-		report checkpatch 1 "$log"
-		rm -f "$log"
+		report_text checkpatch 1 "cannot get checkpatch.pl"
 		return
 	fi
+	log=$(mktemp)
 	# The variant registry is a set of X-macro lists, which checkpatch
 	# reads as complex macros that reuse their argument, and its
 	# TRACE_DEFINE_ENUM() generator ends in the ';' a file-scope
@@ -118,13 +139,11 @@ lint_build() {
 
 	shift
 
-	log=$(mktemp)
 	if ! kdir=$(fwq_kdir); then
-		echo "no kernel headers (scripts/deps.sh)" > "$log"
-		report "$name" 1 "$log"
-		rm -f "$log"
+		report_text "$name" 1 "no kernel headers (scripts/deps.sh)"
 		return
 	fi
+	log=$(mktemp)
 	"$FWQ_TOP/scripts/toolchain.sh" "$kdir" -- sh -c 'command -v sparse' \
 		> /dev/null 2>&1 || echo "sparse is not installed" >> "$log"
 	if [ "$name" = build_w1_sparse ] && [ -n "${FWQ_LINT_BUILD_LOG:-}" ]; then
@@ -182,6 +201,7 @@ sparse_ran() {
 # compat_range VERSION EXPECT [CFLAGS...]: run the probes as for a kernel
 # VERSION (a.b), then preprocess compat.h with their flags; EXPECT is ok
 # or refused.
+# shellcheck disable=SC2317 # run by report_output
 compat_range() {
 	local v=$1 want=$2 err got kdir
 
@@ -201,38 +221,31 @@ compat_range() {
 	rm -f "$err"
 }
 
-lint_compat() {
-	local log rc=0
-
-	log=$(mktemp)
-	{
-		compat_range 6.0 refused
-		compat_range 6.1 ok
-		compat_range 6.5 refused
-		compat_range 6.5 ok -DFWQ_UNTESTED_KERNEL
-		compat_range 6.12 ok
-		compat_range 6.13 refused
-		compat_range 6.13 ok -DFWQ_UNTESTED_KERNEL
-		compat_range 7.2 refused
-		compat_range 7.3 ok
-		compat_range 7.4 refused
-		compat_range 7.4 ok -DFWQ_UNTESTED_KERNEL
-	} > "$log" 2>&1
-	[ -s "$log" ] && rc=1
-	report compat_range $rc "$log"
-	rm -f "$log"
+# compat_ranges: compat.h takes the kernels it supports and refuses the
+# others unless told (-DFWQ_UNTESTED_KERNEL)
+# shellcheck disable=SC2317 # run by report_output
+compat_ranges() {
+	compat_range 6.0 refused
+	compat_range 6.1 ok
+	compat_range 6.5 refused
+	compat_range 6.5 ok -DFWQ_UNTESTED_KERNEL
+	compat_range 6.12 ok
+	compat_range 6.13 refused
+	compat_range 6.13 ok -DFWQ_UNTESTED_KERNEL
+	compat_range 7.2 refused
+	compat_range 7.3 ok
+	compat_range 7.4 refused
+	compat_range 7.4 ok -DFWQ_UNTESTED_KERNEL
 }
 
 lint_shellcheck() {
 	local log rc=0
 
-	log=$(mktemp)
 	if ! command -v shellcheck >/dev/null; then
-		echo "shellcheck is not installed" > "$log"
-		report shellcheck 1 "$log"
-		rm -f "$log"
+		report_text shellcheck 1 "shellcheck is not installed"
 		return
 	fi
+	log=$(mktemp)
 	mapfile -t scripts < <(find scripts bench -name '*.sh' | sort)
 	[ -e .ci/run ] && scripts+=(.ci/run)
 	shellcheck -x "${scripts[@]}" > "$log" 2>&1 || rc=1
@@ -272,17 +285,15 @@ python_files() {
 lint_pyflakes() {
 	local log rc=0 files pf
 
-	log=$(mktemp)
 	if command -v pyflakes3 > /dev/null; then
 		pf=(pyflakes3)
 	elif /usr/bin/python3 -c 'import pyflakes' 2> /dev/null; then
 		pf=(/usr/bin/python3 -m pyflakes)
 	else
-		echo "pyflakes is not installed (python3-pyflakes)" > "$log"
-		report pyflakes 1 "$log"
-		rm -f "$log"
+		report_text pyflakes 1 "pyflakes is not installed (python3-pyflakes)"
 		return
 	fi
+	log=$(mktemp)
 	mapfile -d '' -t files < <(python_files | sort -z)
 	if [ ${#files[@]} -gt 0 ]; then
 		"${pf[@]}" "${files[@]}" > "$log" 2>&1 || rc=1
@@ -295,13 +306,11 @@ lint_pyflakes() {
 lint_kerneldoc() {
 	local kdir log rc=0
 
-	log=$(mktemp)
 	if ! kdir=$(fwq_kdir) || [ ! -r "$kdir/scripts/kernel-doc" ]; then
-		echo "no scripts/kernel-doc in the kernel headers (scripts/deps.sh)" > "$log"
-		report kerneldoc 1 "$log"
-		rm -f "$log"
+		report_text kerneldoc 1 "no scripts/kernel-doc in the kernel headers (scripts/deps.sh)"
 		return
 	fi
+	log=$(mktemp)
 	mapfile -t headers < <(find include/fwq src bench tests -name '*.h' | sort)
 	perl "$kdir/scripts/kernel-doc" -none "${headers[@]}" > "$log" 2>&1 || rc=1
 	grep -q . "$log" && rc=1
@@ -325,30 +334,15 @@ lint_makehelp() {
 	rm -f "$log" "$log.bad"
 }
 
-# lint_makevars: no variable is assigned in two of the Makefiles (the
+# makevars: no variable is assigned in two of the Makefiles (the
 # Makefile and the .mk files it includes share one namespace, so the
 # first "?=" of a name would set the default of every target that uses it)
-lint_makevars() {
-	local log rc=0
-
-	log=$(mktemp)
+# shellcheck disable=SC2317 # run by report_output
+makevars() {
 	grep -H '^[A-Za-z_][A-Za-z0-9_]* *[:?+]\{0,1\}=' Makefile ./*/*.mk 2> /dev/null |
 		sed -E 's/^([^:]*):([A-Za-z0-9_]+).*/\2 \1/' | sort -u |
 		awk '{ n[$1]++; f[$1] = f[$1] " " $2 }
-			END { for (v in n) if (n[v] > 1) print v " is assigned in" f[v] }' > "$log"
-	[ -s "$log" ] && rc=1
-	report makevars $rc "$log"
-	rm -f "$log"
-}
-
-# lint_docs: the doc lint (scripts/doclint.py), one finding per line
-lint_docs() {
-	local log rc=0
-
-	log=$(mktemp)
-	/usr/bin/python3 scripts/doclint.py > "$log" 2>&1 || rc=$?
-	report docs $rc "$log"
-	rm -f "$log"
+			END { for (v in n) if (n[v] > 1) print v " is assigned in" f[v] }'
 }
 
 # compat_fallback: whether the target kernel can build every fallback
@@ -372,14 +366,14 @@ lint_one() {
 		else
 			echo "skip lint.build_compat_fallback # kernel $FWQ_K_NAME lacks the interfaces the fallbacks use"
 		fi
-		lint_compat
+		report_output compat_range compat_ranges
 		;;
 	shell|shellcheck) lint_shellcheck ;;
 	pyflakes) lint_pyflakes ;;
 	kerneldoc) lint_kerneldoc ;;
 	makehelp) lint_makehelp ;;
-	makevars) lint_makevars ;;
-	docs) lint_docs ;;
+	makevars) report_output makevars makevars ;;
+	docs) report_output docs /usr/bin/python3 scripts/doclint.py ;;
 	esac
 	exit $failed
 }
