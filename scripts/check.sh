@@ -277,18 +277,7 @@ check_pass() {
 			eval "set -- $line"
 			kind=$1
 			shift
-			# kind:K, a lane of kernel K only; kind:!K, of every
-			# kernel but K
-			case "$kind" in
-			*:!*)
-				[ "${kind#*:!}" != "$kname" ] || continue
-				kind=${kind%%:*}
-				;;
-			*:*)
-				[ "${kind#*:}" = "$kname" ] || continue
-				kind=${kind%%:*}
-				;;
-			esac
+			kind=$(fwq_lane_kind "$kind" "$kname") || continue
 			case "$kind" in
 			vm)
 				run_vm "$@"

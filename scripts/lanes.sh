@@ -65,16 +65,7 @@ for k in $passes; do
 			# they are written
 			read -r -a w <<< "$line"
 			kind=${w[0]}
-			case "$kind" in
-			*:!*)
-				[ "${kind#*:!}" != "$k" ] || continue
-				kind=${kind%%:*}
-				;;
-			*:*)
-				[ "${kind#*:}" = "$k" ] || continue
-				kind=${kind%%:*}
-				;;
-			esac
+			kind=$(fwq_lane_kind "$kind" "$k") || continue
 			l=${list#scripts/check.d/}
 			case "$kind" in
 			vm)

@@ -580,6 +580,18 @@ fwq_copy_sources() {
 		done | cpio -pdm --quiet "$dir")
 }
 
+# fwq_lane_kind KIND KERNEL: the kind of a lane line of scripts/check.d/
+# (its first word) when the lane runs on KERNEL, else fails: "kind:K" is
+# a lane of kernel K only, "kind:!K" of every kernel but K. check.sh and
+# lanes.sh read the lane files with it.
+fwq_lane_kind() {
+	case "$1" in
+	*:!*) [ "${1#*:!}" != "$2" ] || return 1 ;;
+	*:*) [ "${1#*:}" = "$2" ] || return 1 ;;
+	esac
+	printf '%s\n' "${1%%:*}"
+}
+
 # fwq_module_stage NAME [ARG...]: build the module NAME of
 # scripts/modules/ (scripts/module-build.sh ARG... NAME) and set the
 # FWQ_MB_* variables it prints (module-build.sh's header lists them);
