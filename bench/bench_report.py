@@ -806,6 +806,15 @@ FASTWAKE = {
            "cache": (24.9, -41.9), "numa": (19.8, -38.0), "system": (24.7, -37.5)},
 }
 
+
+def flush_case(scen, typ, metric, claimed, **more):
+    """A case of the flush claims B1-B3: flush=active against the baseline
+    on the per-cpu or unbound (typ) workqueue of scenario scen; more: its
+    "headline" and "primary" marks."""
+    return {"case": typ, "scen": scen, "type": typ, "metric": metric,
+            "variant": {"flush": "active"}, "claimed": claimed, **more}
+
+
 # A claim of kind "scopes": one row per S1 scope, variant against
 # "against" (None: the baseline), scored against the version(s) of
 # "figures" (one: its change; two, a and b: (1 + a) / (1 + b), a's change
@@ -839,34 +848,26 @@ CLAIMS = [
     {"id": "B1", "kind": "cases",
      "title": "idle flush, 192 CPUs: per-cpu 40k -> 4.2M/s, unbound 450k -> 4.3M/s; S4a",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
-     "cases": [{"case": "percpu", "scen": "s4a", "type": "percpu", "metric": "flushes_per_sec",
-                "variant": {"flush": "active"}, "claimed": (40e3, 4.2e6), "headline": True,
-                "primary": True},
-               {"case": "unbound", "scen": "s4a", "type": "unbound",
-                "metric": "flushes_per_sec", "variant": {"flush": "active"},
-                "claimed": (450e3, 4.3e6), "headline": True, "primary": True}]},
+     "cases": [flush_case("s4a", "percpu", "flushes_per_sec", (40e3, 4.2e6),
+                          headline=True, primary=True),
+               flush_case("s4a", "unbound", "flushes_per_sec", (450e3, 4.3e6),
+                          headline=True, primary=True)]},
     {"id": "B2", "kind": "cases",
      "title": "sparse, 16 threads queue 1 + flush: per-cpu 30k -> 110k/s, unbound 60k -> "
               "180k/s; S4b",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
-     "cases": [{"case": "percpu", "scen": "s4b", "type": "percpu", "metric": "flushes_per_sec",
-                "variant": {"flush": "active"}, "claimed": (30e3, 110e3), "headline": True,
-                "primary": True},
-               {"case": "unbound", "scen": "s4b", "type": "unbound",
-                "metric": "flushes_per_sec", "variant": {"flush": "active"},
-                "claimed": (60e3, 180e3), "headline": True, "primary": True}]},
+     "cases": [flush_case("s4b", "percpu", "flushes_per_sec", (30e3, 110e3),
+                          headline=True, primary=True),
+               flush_case("s4b", "unbound", "flushes_per_sec", (60e3, 180e3),
+                          headline=True, primary=True)]},
     {"id": "B3", "kind": "cases",
      "title": "dense: per-cpu unchanged, unbound 15-20% slower; queue path unchanged; S4c",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
-     "cases": [{"case": "percpu", "scen": "s4c", "type": "percpu", "metric": "flushes_per_sec",
-                "variant": {"flush": "active"}, "claimed": ("same",)},
-               {"case": "unbound", "scen": "s4c", "type": "unbound",
-                "metric": "flushes_per_sec", "variant": {"flush": "active"},
-                "claimed": ("range", 0.80, 0.85), "primary": True},
-               {"case": "percpu", "scen": "s4c", "type": "percpu", "metric": "enq_p50_ns",
-                "variant": {"flush": "active"}, "claimed": ("same",)},
-               {"case": "unbound", "scen": "s4c", "type": "unbound", "metric": "enq_p50_ns",
-                "variant": {"flush": "active"}, "claimed": ("same",)}]},
+     "cases": [flush_case("s4c", "percpu", "flushes_per_sec", ("same",)),
+               flush_case("s4c", "unbound", "flushes_per_sec", ("range", 0.80, 0.85),
+                          primary=True),
+               flush_case("s4c", "percpu", "enq_p50_ns", ("same",)),
+               flush_case("s4c", "unbound", "enq_p50_ns", ("same",))]},
     {"id": "B4", "kind": "cases",
      "title": "XFS CIL, 128 CPUs: fsync flush 256-1000 us per-CPU pwqs vs 32-256 us; prep "
               "2-64 us vs 2-8 us; S5",
