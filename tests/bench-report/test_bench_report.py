@@ -73,6 +73,14 @@ class Scratch(unittest.TestCase):
         self.assertEqual(len(rows), 1, f"rows starting {pre!r}: {rows}")
         return re.sub(r" +", " ", rows[0])
 
+    def assertRow(self, text, starts, *cells):
+        """The row of text that starts with the cells starts (row()) holds
+        each of cells; returns it."""
+        r = self.row(text, *starts)
+        for cell in cells:
+            self.assertIn(cell, r)
+        return r
+
 
 class OrderStatistics(unittest.TestCase):
     """The interval for the median: order statistics from Bin(n, 1/2)."""
@@ -336,39 +344,37 @@ class Fixtures(Scratch):
         s = self.report("s1-seven")
         self.assertIn("over the 2 primary verdict cells", s)
         self.assertIn("the first cell's is 97.5%, which takes at least 7 pairs", s)
-        r = self.row(s, "system", "v5 +10.7% / -10.0%")
-        self.assertIn("| 1.06x [1.02-1.12], 98.4% | p 0.031; >=97.5%: [1.02-1.12], 98.4% "
-                      "| reproduced (faster), 1.06x against 1.107x claimed |", r)
-        self.assertIn("| secondary: p 0.016; >=95%: [0.89-0.98], 98.4% "
-                      "| reproduced (lower; secondary), 0.94x against 0.900x claimed |", r)
+        self.assertRow(s, ("system", "v5 +10.7% / -10.0%"),
+                       "| 1.06x [1.02-1.12], 98.4% | p 0.031; >=97.5%: [1.02-1.12], 98.4% "
+                       "| reproduced (faster), 1.06x against 1.107x claimed |",
+                       "| secondary: p 0.016; >=95%: [0.89-0.98], 98.4% "
+                       "| reproduced (lower; secondary), 0.94x against 0.900x claimed |")
         # the table's cell: the interval on its own
-        r = self.row(s, "enq", "2", "unbound", "system", "wake=pick")
-        self.assertIn("| 1.06x [1.02-1.12], 98.4% |", r)
+        self.assertRow(s, ("enq", "2", "unbound", "system", "wake=pick"),
+                       "| 1.06x [1.02-1.12], 98.4% |")
 
     def test_three(self):
         s = self.report("s1-three")
-        r = self.row(s, "system", "v5 +10.7% / -10.0%")
-        self.assertIn("| 1.06x, not shown (n<6) |", r)
-        self.assertIn("| p 0.500; >=97.5%: not shown (n<7) "
-                      "| not shown (n<6), 1.06x against 1.107x claimed |", r)
-        self.assertIn("| not shown (n<6; secondary), 0.94x against 0.900x claimed |", r)
+        self.assertRow(s, ("system", "v5 +10.7% / -10.0%"),
+                       "| 1.06x, not shown (n<6) |",
+                       "| p 0.500; >=97.5%: not shown (n<7) "
+                       "| not shown (n<6), 1.06x against 1.107x claimed |",
+                       "| not shown (n<6; secondary), 0.94x against 0.900x claimed |")
 
     def test_flush_headline_fidelity(self):
         s = self.report("flush")
         self.assertIn("over the 7 primary verdict cells", s)
         self.assertIn("the first cell's is 99.286%, which takes at least 9 pairs", s)
-        r = self.row(s, "percpu", "flushes_per_sec higher", "15.3k -> 660.0k")
-        self.assertIn("| 44.00x [40.00-48.00], 98.4% | p 0.109; >=99.286%: not shown (n<9) |",
-                      r)
-        self.assertIn("| 192 -> 0 |", r)
-        self.assertIn("not shown (n<9), 44.00x against 105x claimed", r)
-        r = self.row(s, "unbound", "flushes_per_sec higher", "15.3k -> 243.2k")
-        self.assertIn("16.00x against 9.6x claimed", r)
+        self.assertRow(s, ("percpu", "flushes_per_sec higher", "15.3k -> 660.0k"),
+                       "| 44.00x [40.00-48.00], 98.4% | p 0.109; >=99.286%: not shown (n<9) |",
+                       "| 192 -> 0 |", "not shown (n<9), 44.00x against 105x claimed")
+        self.assertRow(s, ("unbound", "flushes_per_sec higher", "15.3k -> 243.2k"),
+                       "16.00x against 9.6x claimed")
         self.assertIn("## Headline on 7.3", s)
-        r = self.row(s, "B1", "S4a percpu", "flushes_per_sec unchanged", "flush=coalesce")
-        self.assertIn("| 1.00x [0.97-1.03]~, 98.4% |", r)
-        self.assertIn("| secondary: p 0.016; >=95%: [0.97-1.03]~, 98.4% |", r)
-        self.assertIn("reproduced (no change; secondary), 1.00x against no change claimed", r)
+        self.assertRow(s, ("B1", "S4a percpu", "flushes_per_sec unchanged", "flush=coalesce"),
+                       "| 1.00x [0.97-1.03]~, 98.4% |",
+                       "| secondary: p 0.016; >=95%: [0.97-1.03]~, 98.4% |",
+                       "reproduced (no change; secondary), 1.00x against no change claimed")
         r = self.row(s, "7.3", "192", "S4a unbound", "flushes_per_sec", "flush=coalesce")
         self.assertIn("| 1.00x [0.97-1.03]~, 98.4% |", r)
 
@@ -390,8 +396,8 @@ class Fixtures(Scratch):
         """The flush-mutex wait: S4b, S5 and S6 rows, C1's column, B2's,
         B4's and C1's notes, kwq's beside fwq's."""
         s = self.report("flush")
-        r = self.row(s, "flush=coalesce", "flushes_per_sec higher")
-        self.assertIn("| p50 8000 -> 5333, p99 90.0k -> 60.0k, share 0.20 -> 0.13 |", r)
+        self.assertRow(s, ("flush=coalesce", "flushes_per_sec higher"),
+                       "| p50 8000 -> 5333, p99 90.0k -> 60.0k, share 0.20 -> 0.13 |")
         self.assertIn("- percpu flush-mutex wait, base -> flush=active -> kwq: p50 8000 -> 5333 "
                       "-> 8000, p99 90.0k -> 60.0k -> 90.0k, share 0.20 -> 0.13 -> 0.20", s)
         self.assertIn("- S6 flush-mutex wait, flush=coalesce -> kwq: p50 5333 -> 8000", s)
