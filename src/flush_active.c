@@ -31,11 +31,8 @@
 /* under pool->lock, @pwq untracked */
 static void fwq_flush_active_enqueue(struct fwq_pwq *pwq)
 {
-	struct fwq_flush_pnode *fpn = fwq_pwq_fpn(pwq);
+	struct fwq_flush_pnode *fpn = fwq_fpn_untracked(pwq);
 
-	lockdep_assert_held(&pwq->pool->lock);
-	fwq_check(!pwq->total_in_flight && pwq->flush_color == -1,
-		  "unlisted pwq of %s has items in flight", pwq->wq->name);
 	raw_spin_lock(&fpn->lock);
 	pwq->work_color = fpn->work_color;
 	list_add_tail(&pwq->flush_node, &fpn->pwqs);
@@ -55,12 +52,7 @@ static bool fwq_flush_walk_node(struct fwq_workqueue *wq,
 
 	raw_spin_lock_irq(&fpn->lock);
 	fwq_flush_count_cycle(wq);
-	if (work_color >= 0) {
-		fwq_check(work_color == fwq_work_next_color(fpn->work_color),
-			  "%s: node colour %d does not advance to %d", wq->name,
-			  fpn->work_color, work_color);
-		fpn->work_color = work_color;
-	}
+	fwq_fpn_advance(wq, fpn, work_color);
 	list_splice_init(&fpn->pwqs, &todo);
 	raw_spin_unlock_irq(&fpn->lock);
 

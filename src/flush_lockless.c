@@ -44,11 +44,8 @@
 /* under pool->lock, @pwq untracked */
 static void fwq_flush_lockless_enqueue(struct fwq_pwq *pwq)
 {
-	struct fwq_flush_pnode *fpn = fwq_pwq_fpn(pwq);
+	struct fwq_flush_pnode *fpn = fwq_fpn_untracked(pwq);
 
-	lockdep_assert_held(&pwq->pool->lock);
-	fwq_check(!pwq->total_in_flight && pwq->flush_color == -1,
-		  "unlisted pwq of %s has items in flight", pwq->wq->name);
 	raw_spin_lock(&fpn->lock);
 	list_add_tail(&pwq->flush_node, &fpn->pwqs);
 	smp_mb();	/* (A): the listing before the colour read */
@@ -67,14 +64,8 @@ bool fwq_flush_lockless_walk(struct fwq_workqueue *wq, int flush_color,
 		struct fwq_flush_pnode *fpn = fpns[i];
 		LIST_HEAD(todo);
 
-		if (work_color >= 0) {
-			fwq_check(work_color ==
-				  fwq_work_next_color(fpn->work_color),
-				  "%s: node colour %d does not advance to %d",
-				  wq->name, fpn->work_color, work_color);
-			WRITE_ONCE(fpn->work_color, work_color);
+		if (fwq_fpn_advance(wq, fpn, work_color))
 			smp_mb();	/* (B): the colour before the look */
-		}
 		/*
 		 * Bare, racing with an enqueue's listing: the benign race of
 		 * docs/hazards.md H12, marked for KCSAN by list_empty()'s

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fwq: the per-node pwq lists that flush strategies which track pwqs share
- * (src/flush_pnode.h): allocation, release, the debugfs dump, and the visit
- * of a node's spliced list.
+ * (src/flush_pnode.h): allocation, release, the debugfs dump, the advance of
+ * a node's colour mirror and the visit of a node's spliced list.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,6 +59,29 @@ void fwq_fpn_release(struct fwq_pwq *pwq)
 	raw_spin_lock_irq(&fpn->lock);
 	list_del_init(&pwq->flush_node);
 	raw_spin_unlock_irq(&fpn->lock);
+}
+
+/**
+ * fwq_fpn_advance - move a node's colour mirror on with the flush
+ * @wq: the workqueue, wq->mutex held (the mirror's one writer)
+ * @fpn: the node
+ * @work_color: the flush's new work color, one step past the mirror's; or
+ *	-1, no advance
+ *
+ * Return: true if the mirror moved, so that a strategy whose enqueue reads
+ * it without fpn->lock can order the store before its look at the list.
+ */
+bool fwq_fpn_advance(struct fwq_workqueue *wq, struct fwq_flush_pnode *fpn,
+		     int work_color)
+{
+	lockdep_assert_held(&wq->mutex);
+	if (work_color < 0)
+		return false;
+	fwq_check(work_color == fwq_work_next_color(fpn->work_color),
+		  "%s: node colour %d does not advance to %d", wq->name,
+		  fpn->work_color, work_color);
+	WRITE_ONCE(fpn->work_color, work_color);
+	return true;
 }
 
 /**

@@ -39,12 +39,26 @@ static inline struct fwq_flush_pnode *fwq_pwq_fpn(struct fwq_pwq *pwq)
 	return fwq_fpns(pwq->wq)[fwq_node_idx(pwq->pool->node)];
 }
 
+/*
+ * The node an enqueue lists @pwq on: under pool->lock, @pwq untracked,
+ * which means nothing of it in flight and no flush colour.
+ */
+static inline struct fwq_flush_pnode *fwq_fpn_untracked(struct fwq_pwq *pwq)
+{
+	lockdep_assert_held(&pwq->pool->lock);
+	fwq_check(!pwq->total_in_flight && pwq->flush_color == -1,
+		  "unlisted pwq of %s has items in flight", pwq->wq->name);
+	return fwq_pwq_fpn(pwq);
+}
+
 /* the strategies' .init, .exit, .release and .show */
 int fwq_fpn_init(struct fwq_workqueue *wq);
 void fwq_fpn_exit(struct fwq_workqueue *wq);
 void fwq_fpn_release(struct fwq_pwq *pwq);
 void fwq_fpn_show(struct seq_file *m, struct fwq_workqueue *wq);
 
+bool fwq_fpn_advance(struct fwq_workqueue *wq, struct fwq_flush_pnode *fpn,
+		     int work_color);
 bool fwq_fpn_visit(struct fwq_workqueue *wq, struct fwq_flush_pnode *fpn,
 		   struct list_head *todo, int flush_color, int work_color,
 		   bool color_may_be_new);
