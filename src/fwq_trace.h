@@ -250,6 +250,19 @@ TRACE_EVENT_FN(fwq_wakeup,
 );
 
 /*
+ * The assignment of the fields the worker events begin with (pool, cpu,
+ * worker, pid) from the events' @pool and @worker: the pool's id and CPU,
+ * the worker's id and its task's pid.
+ */
+#define FWQ_TP_WORKER_ASSIGN						\
+	do {								\
+		__entry->pool = pool->id;				\
+		__entry->cpu = pool->cpu;				\
+		__entry->worker = worker->id;				\
+		__entry->pid = worker->task->pid;			\
+	} while (0)
+
+/*
  * fwq_worker_create - a worker was created and joined its pool
  * @pool: the pool, locked; cpu is -1 for an unbound pool
  * @worker: the new worker
@@ -263,10 +276,7 @@ TRACE_EVENT(fwq_worker_create,
 			     __field(pid_t, pid)
 			     __field(int, nr_workers)
 			     ),
-	    TP_fast_assign(__entry->pool = pool->id;
-			   __entry->cpu = pool->cpu;
-			   __entry->worker = worker->id;
-			   __entry->pid = worker->task->pid;
+	    TP_fast_assign(FWQ_TP_WORKER_ASSIGN;
 			   __entry->nr_workers = pool->nr_workers;
 			   ),
 	    TP_printk("pool=%d cpu=%d worker=%d pid=%d nr_workers=%d",
@@ -296,10 +306,7 @@ TRACE_EVENT(fwq_worker_cull,
 			     __field(bool, kicked)
 			     __field(int, nr_workers)
 			     ),
-	    TP_fast_assign(__entry->pool = pool->id;
-			   __entry->cpu = pool->cpu;
-			   __entry->worker = worker->id;
-			   __entry->pid = worker->task->pid;
+	    TP_fast_assign(FWQ_TP_WORKER_ASSIGN;
 			   __entry->reason = why;
 			   __entry->kicked = worker->kicked;
 			   __entry->nr_workers = pool->nr_workers;
