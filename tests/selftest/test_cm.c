@@ -206,10 +206,8 @@ static void test_cm_intensive(struct fwq_ktap_test *t)
 	wqb = fwqt_alloc_wq(t, &v, FWQ_PERCPU, 0);
 	if (wqa && wqb)
 		cm_run(t, wqa, wqb, true, "cpu_intensive");
-	if (wqa)
-		fwq_destroy_workqueue(wqa);
-	if (wqb)
-		fwq_destroy_workqueue(wqb);
+	fwqt_destroy_wq(wqa);
+	fwqt_destroy_wq(wqb);
 }
 
 /*

@@ -106,8 +106,7 @@ static void test_cull_to_floor(struct fwq_ktap_test *t)
 	msleep(400);
 	FWQ_EXPECT_EQ(t, fwqt_count_workers("fwq/u", nice), CULL_FLOOR);
 out:
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 	fwqt_param_restore(CULL_KNOB, old);
 }
 
@@ -164,8 +163,7 @@ drain:
 	fwq_flush_workqueue(wq);
 out:
 	fwqt_param_restore(CULL_KNOB, old);
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 }
 
 FWQ_KTAP_SUITE(fwq_suite_cull, "fwq_cull",

@@ -244,8 +244,7 @@ static void test_current_rescuer(struct fwq_ktap_test *t)
 	FWQ_EXPECT_EQ(t, atomic_read(&c.wrong_work), 0);
 out:
 	fwqt_param_restore(CUR_RS_KNOB, old);
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 	kfree(items);
 }
 

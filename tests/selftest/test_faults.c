@@ -409,8 +409,7 @@ out_failslab:
 	ft_failslab(false);
 out:
 	fwq_free_workqueue_attrs(a.attrs);
-	if (a.wq)
-		fwq_destroy_workqueue(a.wq);
+	fwqt_destroy_wq(a.wq);
 }
 
 FWQ_KTAP_SUITE(fwq_suite_faults, "fwq_faults",

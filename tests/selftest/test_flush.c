@@ -614,14 +614,10 @@ static void test_flush_dependency(struct fwq_ktap_test *t)
 	fwqt_wait(t, &it.done, "idle flush from a reclaim item");
 	FWQ_EXPECT_EQ(t, fwqt_debug_counter("flush_dependency"), n + 2);
 out:
-	if (plain2)
-		fwq_destroy_workqueue(plain2);
-	if (plain)
-		fwq_destroy_workqueue(plain);
-	if (rec2)
-		fwq_destroy_workqueue(rec2);
-	if (rec)
-		fwq_destroy_workqueue(rec);
+	fwqt_destroy_wq(plain2);
+	fwqt_destroy_wq(plain);
+	fwqt_destroy_wq(rec2);
+	fwqt_destroy_wq(rec);
 }
 
 struct mr_item {
@@ -672,12 +668,9 @@ static void test_current_is_mem_reclaim(struct fwq_ktap_test *t)
 		FWQ_EXPECT_EQ(t, mr_run(t, plain), 0);
 		FWQ_EXPECT(t, !fwq_current_is_mem_reclaim());
 	}
-	if (plain)
-		fwq_destroy_workqueue(plain);
-	if (rec_pcpu)
-		fwq_destroy_workqueue(rec_pcpu);
-	if (rec)
-		fwq_destroy_workqueue(rec);
+	fwqt_destroy_wq(plain);
+	fwqt_destroy_wq(rec_pcpu);
+	fwqt_destroy_wq(rec);
 }
 
 enum own_op { OWN_FLUSH, OWN_REQUEUE_FLUSH, OWN_DELAYED_FLUSH, OWN_WQ_FLUSH,

@@ -174,10 +174,8 @@ out:
 	for_each_cpu(cpu, online)
 		if (!cpu_online(cpu))
 			FWQ_EXPECT_EQ(t, add_cpu(cpu), 0);
-	if (pcpu)
-		fwq_destroy_workqueue(pcpu);
-	if (unb)
-		fwq_destroy_workqueue(unb);
+	fwqt_destroy_wq(pcpu);
+	fwqt_destroy_wq(unb);
 	kfree(chains);
 	free_cpumask_var(online);
 }

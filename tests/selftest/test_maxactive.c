@@ -430,10 +430,8 @@ static void test_activation_no_self_kick(struct fwq_ktap_test *t)
 		      AK_ITEMS, n);
 	FWQ_EXPECT_EQ(t, n, 0);
 out:
-	if (wq)
-		fwq_destroy_workqueue(wq);
-	if (wide)
-		fwq_destroy_workqueue(wide);
+	fwqt_destroy_wq(wq);
+	fwqt_destroy_wq(wide);
 	kfree(items);
 }
 

@@ -306,15 +306,13 @@ static void test_alloc_bad_variant(struct fwq_ktap_test *t)
 	v.wake = FWQ_WAKE_NR;
 	wq = fwq_alloc_workqueue_variant(&v, "fwqt-bad", FWQ_UNBOUND, 0);
 	FWQ_EXPECT(t, !wq);
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 
 	fwq_default_variant(&v);
 	v.flush = FWQ_FLUSH_NR + 3;
 	wq = fwq_alloc_workqueue_variant(&v, "fwqt-bad", 0, 0);
 	FWQ_EXPECT(t, !wq);
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 }
 
 FWQ_KTAP_SUITE(fwq_suite_queue, "fwq_queue",

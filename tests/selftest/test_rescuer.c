@@ -118,10 +118,8 @@ static void test_rescuer_progress(struct fwq_ktap_test *t)
 	fwq_flush_workqueue(wq);
 out:
 	fwqt_param_restore(RS_KNOB, old);
-	if (wq)
-		fwq_destroy_workqueue(wq);
-	if (plain)
-		fwq_destroy_workqueue(plain);
+	fwqt_destroy_wq(wq);
+	fwqt_destroy_wq(plain);
 	kfree(items);
 }
 
@@ -266,8 +264,7 @@ out_failslab:
 	rs_failslab(false);
 out:
 	fwqt_param_restore(RS_KNOB, old);
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 	fwq_free_workqueue_attrs(attrs);
 	kfree(items);
 }
@@ -352,8 +349,7 @@ static void test_rescuer_alone_no_requeue(struct fwq_ktap_test *t)
 out:
 	complete_all(&gate);
 	fwqt_param_restore(RS_KNOB, old);
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 	kfree(items);
 }
 

@@ -165,14 +165,10 @@ static void test_variant_shim_map(struct fwq_ktap_test *t)
 		      -EINVAL);
 	FWQ_EXPECT(t, fwqt_param_read("shim_map", buf, sizeof(buf)) > 0 &&
 		   !strcmp(buf, map));
-	if (a)
-		fwq_destroy_workqueue(a);
-	if (b)
-		fwq_destroy_workqueue(b);
-	if (c)
-		fwq_destroy_workqueue(c);
-	if (d)
-		fwq_destroy_workqueue(d);
+	fwqt_destroy_wq(a);
+	fwqt_destroy_wq(b);
+	fwqt_destroy_wq(c);
+	fwqt_destroy_wq(d);
 out:
 	/* an empty map is written as a newline: sysfs drops empty writes */
 	fwqt_param_restore("shim_map", old[0] ? old : "\n");

@@ -186,8 +186,7 @@ release:
 		FWQ_EXPECT_EQ(t, wd_reports(), seen);
 	}
 out:
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 	if (ci_old[0])
 		FWQ_EXPECT(t, fwqt_param_write(WD_CI_KNOB, ci_old) > 0);
 	fwqt_param_restore(WD_KNOB, old);
@@ -247,8 +246,7 @@ static void test_busy_pool_not_reported(struct fwq_ktap_test *t)
 	FWQ_EXPECT_EQ(t, atomic_read(&ran), WD_CHAIN);
 	FWQ_EXPECT_EQ(t, after, base);
 out:
-	if (wq)
-		fwq_destroy_workqueue(wq);
+	fwqt_destroy_wq(wq);
 	fwqt_param_restore(WD_KNOB, old);
 	kfree(items);
 }

@@ -381,6 +381,13 @@ fwqt_alloc_wq(struct fwq_ktap_test *t, const struct fwq_variant *v,
 	return wq;
 }
 
+/* for a case's cleanup, where a workqueue may not have been allocated */
+static inline void fwqt_destroy_wq(struct fwq_workqueue *wq)
+{
+	if (wq)
+		fwq_destroy_workqueue(wq);
+}
+
 /**
  * fwqt_case_wq - allocate a workqueue of the running case's variant
  * @t: running test; failed if the allocation fails
