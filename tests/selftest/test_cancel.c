@@ -233,14 +233,9 @@ static void test_cancel_race_accounting(struct fwq_ktap_test *t)
 	struct cr_ctx *c;
 	int i;
 
-	wq = fwqt_case_wq(t, F, FWQ_UNBOUND, 0);
-	if (!wq)
+	c = fwqt_case_wq_obj(t, F, FWQ_UNBOUND, 0, sizeof(*c), &wq);
+	if (!c)
 		return;
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c)) {
-		fwq_destroy_workqueue(wq);
-		return;
-	}
 	c->wq = wq;
 	FWQ_INIT_WORK(&c->work, cr_fn);
 	if (fwqt_thread_start(&th[0], cr_queuer, c, -1, "cr-q"))
@@ -293,14 +288,9 @@ static void test_disable_enable(struct fwq_ktap_test *t)
 	int cpu;
 
 	/* not on the stack: its timer would be an unannotated stack object */
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, d))
+	d = fwqt_case_wq_obj(t, W, FWQ_PERCPU, 1, sizeof(*d), &wq);
+	if (!d)
 		return;
-	wq = fwqt_case_wq(t, W, FWQ_PERCPU, 1);
-	if (!wq) {
-		kfree(d);
-		return;
-	}
 	fwqt_blocker_init(&head);
 	fwqt_blocker_init(&x);
 	fwqt_blocker_open(&x);

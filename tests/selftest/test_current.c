@@ -136,12 +136,9 @@ static void test_current_work_irq(struct fwq_ktap_test *t)
 	struct fwq_workqueue *wq;
 	struct cur_irq *c;
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, c))
+	c = fwqt_case_wq_obj(t, W, FWQ_PERCPU, 0, sizeof(*c), &wq);
+	if (!c)
 		return;
-	wq = fwqt_case_wq(t, W, FWQ_PERCPU, 0);
-	if (!wq)
-		goto out;
 	FWQ_INIT_WORK(&c->work, cur_irq_item_fn);
 	c->iw = IRQ_WORK_INIT_HARD(cur_irq_fn);
 	FWQ_EXPECT(t, fwq_queue_work_on(fwqt_random_online_cpu(), wq,
@@ -156,7 +153,6 @@ static void test_current_work_irq(struct fwq_ktap_test *t)
 	FWQ_EXPECT(t, !c->irq_rescuer);
 	FWQ_EXPECT(t, c->seen == &c->work);
 	fwq_destroy_workqueue(wq);
-out:
 	kfree(c);
 }
 
@@ -365,15 +361,14 @@ static void cur_reuse_first_fn(struct fwq_work *work)
  */
 static void test_self_flush_reused(struct fwq_ktap_test *t)
 {
+	struct fwq_workqueue *wq;
 	struct cur_reuse *r;
 	long long misuse;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, r))
+	r = fwqt_case_wq_obj(t, W, FWQ_UNBOUND, 0, sizeof(*r), &wq);
+	if (!r)
 		return;
-	r->wq = fwqt_case_wq(t, W, FWQ_UNBOUND, 0);
-	if (!r->wq)
-		goto out;
+	r->wq = wq;
 	FWQ_INIT_WORK(&r->work, cur_reuse_first_fn);
 	init_completion(&r->done);
 	misuse = fwqt_debug_counter("misuse");
@@ -386,7 +381,6 @@ static void test_self_flush_reused(struct fwq_ktap_test *t)
 	FWQ_EXPECT_EQ(t, atomic_read(&r->reused_runs), 1);
 	FWQ_EXPECT_EQ(t, fwqt_debug_counter("misuse"), misuse);
 	fwq_destroy_workqueue(r->wq);
-out:
 	kfree(r);
 }
 

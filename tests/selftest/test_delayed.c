@@ -109,14 +109,9 @@ static void test_mod_cancel_flush(struct fwq_ktap_test *t)
 	struct fwq_workqueue *wq;
 	struct dl_item *it;
 
-	wq = fwqt_case_wq(t, W, FWQ_UNBOUND, 0);
-	if (!wq)
+	it = fwqt_case_wq_obj(t, W, FWQ_UNBOUND, 0, sizeof(*it), &wq);
+	if (!it)
 		return;
-	it = kzalloc(sizeof(*it), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, it)) {
-		fwq_destroy_workqueue(wq);
-		return;
-	}
 	FWQ_INIT_DELAYED_WORK(&it->dwork, dl_fn);
 
 	/* delay 0: queued now, not on a timer */

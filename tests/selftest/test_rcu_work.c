@@ -109,12 +109,9 @@ static void test_rcu_work_disabled(struct fwq_ktap_test *t)
 	struct rw_item *it;
 	long long misuse;
 
-	it = kzalloc(sizeof(*it), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, it))
+	it = fwqt_case_wq_obj(t, W, FWQ_UNBOUND, 0, sizeof(*it), &wq);
+	if (!it)
 		return;
-	wq = fwqt_case_wq(t, W, FWQ_UNBOUND, 0);
-	if (!wq)
-		goto out;
 	rw_init(it);
 	FWQ_EXPECT(t, !fwq_disable_work(&it->rwork.work));
 	misuse = fwqt_debug_counter("misuse");
@@ -126,7 +123,6 @@ static void test_rcu_work_disabled(struct fwq_ktap_test *t)
 	FWQ_EXPECT(t, fwq_flush_rcu_work(&it->rwork));
 	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 1);
 	fwq_destroy_workqueue(wq);
-out:
 	kfree(it);
 }
 
@@ -146,12 +142,9 @@ static void test_rcu_work_destroyed(struct fwq_ktap_test *t)
 	long long misuse;
 	bool refused;
 
-	it = kzalloc(sizeof(*it), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, it))
+	it = fwqt_case_wq_obj(t, W, FWQ_UNBOUND, 0, sizeof(*it), &wq);
+	if (!it)
 		return;
-	wq = fwqt_case_wq(t, W, FWQ_UNBOUND, 0);
-	if (!wq)
-		goto out;
 	rw_init(it);
 	misuse = fwqt_debug_counter("misuse");
 	FWQ_EXPECT(t, fwq_queue_rcu_work(wq, &it->rwork));
@@ -169,7 +162,6 @@ static void test_rcu_work_destroyed(struct fwq_ktap_test *t)
 		FWQ_EXPECT(t, misuse == 1 || misuse == 2);
 	else
 		FWQ_EXPECT_EQ(t, misuse, 0);
-out:
 	kfree(it);
 }
 

@@ -682,6 +682,24 @@ struct fwq_workqueue *__fwqt_case_wq(struct fwq_ktap_test *t,
 	return fwqt_alloc_wq(t, &v, flags, max_active);
 }
 
+void *__fwqt_case_wq_obj(struct fwq_ktap_test *t, unsigned int axes,
+			 unsigned int flags, int max_active, size_t size,
+			 struct fwq_workqueue **wqp)
+{
+	void *obj;
+
+	*wqp = NULL;
+	obj = kzalloc(size, GFP_KERNEL);
+	if (!FWQ_EXPECT(t, obj))
+		return NULL;
+	*wqp = __fwqt_case_wq(t, axes, flags, max_active);
+	if (!*wqp) {
+		kfree(obj);
+		return NULL;
+	}
+	return obj;
+}
+
 struct fwq_workqueue *
 fwqt_alloc_unbound_mask(struct fwq_ktap_test *t, const struct fwq_variant *v,
 			unsigned int flags, int max_active,

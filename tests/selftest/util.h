@@ -407,6 +407,28 @@ struct fwq_workqueue *__fwqt_case_wq(struct fwq_ktap_test *t,
 				     int max_active);
 
 /**
+ * fwqt_case_wq_obj - allocate a case's zeroed object and its workqueue
+ * @t: running test; failed if an allocation fails
+ * @ax: as fwqt_case_wq()
+ * @flags: as fwqt_case_wq()
+ * @max_active: as fwqt_case_wq()
+ * @size: the object's size (kzalloc())
+ * @wqp: set to the workqueue (fwqt_case_wq())
+ *
+ * For cases whose items live in one object off the stack (a timer or an
+ * RCU head in it would be an unannotated stack object). Both or neither:
+ * the case destroys *@wqp, then kfree()s the object.
+ *
+ * Return: the object, or NULL with nothing allocated.
+ */
+#define fwqt_case_wq_obj(t, ax, flags, max_active, size, wqp)		\
+	__fwqt_case_wq_obj((t), FWQT_AXES_##ax, (flags), (max_active),	\
+			   (size), (wqp))
+void *__fwqt_case_wq_obj(struct fwq_ktap_test *t, unsigned int axes,
+			 unsigned int flags, int max_active, size_t size,
+			 struct fwq_workqueue **wqp);
+
+/**
  * fwqt_alloc_unbound_mask - an unbound workqueue of a variant with attrs
  * @t: running test; failed if the workqueue or its attrs cannot be had
  * @v: variant
