@@ -98,6 +98,26 @@ static void test_no_early_run(struct fwq_ktap_test *t)
 }
 
 /*
+ * Queue @it on a far timer and cancel it, the sync way or not: the cancel
+ * returns true, the timer is gone and the item does not run.
+ */
+static void dl_cancel_armed(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
+			    struct dl_item *it, bool sync)
+{
+	int runs = atomic_read(&it->runs);
+
+	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 60 * HZ));
+	if (sync)
+		FWQ_EXPECT(t, fwq_cancel_delayed_work_sync(&it->dwork));
+	else
+		FWQ_EXPECT(t, fwq_cancel_delayed_work(&it->dwork));
+	FWQ_EXPECT(t, !timer_pending(&it->dwork.timer));
+	FWQ_EXPECT(t, !fwq_delayed_work_pending(&it->dwork));
+	fwq_flush_workqueue(wq);
+	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), runs);
+}
+
+/*
  * Invariant: delay 0 queues at once (flush_work finds it queued);
  * mod_delayed_work returns true iff it modified a pending item, and the
  * item runs once; flush_delayed_work runs a pending timer item now and
@@ -147,19 +167,10 @@ static void test_mod_cancel_flush(struct fwq_ktap_test *t)
 	 * however long this thread waits for a CPU (a 2-jiffy timer fired
 	 * first once, on a lockdep+KASAN guest of a busy host).
 	 */
-	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 60 * HZ));
-	FWQ_EXPECT(t, fwq_cancel_delayed_work_sync(&it->dwork));
-	FWQ_EXPECT(t, !timer_pending(&it->dwork.timer));
-	FWQ_EXPECT(t, !fwq_delayed_work_pending(&it->dwork));
-	fwq_flush_workqueue(wq);
-	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
+	dl_cancel_armed(t, wq, it, true);
 	FWQ_EXPECT(t, !fwq_cancel_delayed_work_sync(&it->dwork));
 	/* async cancel too */
-	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &it->dwork, 60 * HZ));
-	FWQ_EXPECT(t, fwq_cancel_delayed_work(&it->dwork));
-	FWQ_EXPECT(t, !timer_pending(&it->dwork.timer));
-	FWQ_EXPECT(t, !fwq_delayed_work_pending(&it->dwork));
-	fwq_flush_workqueue(wq);
+	dl_cancel_armed(t, wq, it, false);
 	FWQ_EXPECT_EQ(t, atomic_read(&it->runs), 3);
 
 	kfree(it);

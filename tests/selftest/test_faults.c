@@ -226,6 +226,20 @@ static void ft_sweep(struct fwq_ktap_test *t, const struct ft_call *c)
 		ft_sweep_mode(t, c, false);
 }
 
+/* the sweeps need failslab and fwq.ko's dbg_release_hold; else a skip */
+static bool ft_can_run(struct fwq_ktap_test *t)
+{
+	if (!IS_ENABLED(CONFIG_FAILSLAB)) {
+		FWQ_KTAP_SKIP(t, "needs CONFIG_FAILSLAB");
+		return false;
+	}
+	if (!fwqt_param_exists("dbg_release_hold")) {
+		FWQ_KTAP_SKIP(t, "fwq.ko has no dbg_release_hold parameter");
+		return false;
+	}
+	return true;
+}
+
 struct ft_alloc_arg {
 	unsigned int flags;
 	struct fwq_variant v;
@@ -282,14 +296,8 @@ static void test_alloc_fails_cleanly(struct fwq_ktap_test *t)
 		.unpin = ft_alloc_unpin,
 	};
 
-	if (!IS_ENABLED(CONFIG_FAILSLAB)) {
-		FWQ_KTAP_SKIP(t, "needs CONFIG_FAILSLAB");
+	if (!ft_can_run(t))
 		return;
-	}
-	if (!fwqt_param_exists("dbg_release_hold")) {
-		FWQ_KTAP_SKIP(t, "fwq.ko has no dbg_release_hold parameter");
-		return;
-	}
 	fwqt_variant_of(FWQT_AXES_F, t->param, &percpu.v);
 	unbound.v = percpu.v;
 	if (!FWQ_EXPECT(t, ft_failslab(true)))
@@ -387,14 +395,8 @@ static void test_apply_attrs_fails_cleanly(struct fwq_ktap_test *t)
 		.arg = &a,
 	};
 
-	if (!IS_ENABLED(CONFIG_FAILSLAB)) {
-		FWQ_KTAP_SKIP(t, "needs CONFIG_FAILSLAB");
+	if (!ft_can_run(t))
 		return;
-	}
-	if (!fwqt_param_exists("dbg_release_hold")) {
-		FWQ_KTAP_SKIP(t, "fwq.ko has no dbg_release_hold parameter");
-		return;
-	}
 	fwqt_variant(t, &a.v, F);
 	a.wq = fwqt_alloc_unbound(t, &a.v, 0, 0, FWQ_AFFN_SYSTEM, 0);
 	a.attrs = fwq_alloc_workqueue_attrs();
