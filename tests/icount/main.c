@@ -42,12 +42,12 @@
 #include <linux/workqueue.h>
 #include <fwq/fwq.h>
 
+#include "../module_util.h"
+
 static char *target = "fwq";
 module_param(target, charp, 0444);
 MODULE_PARM_DESC(target, "fwq or kwq (the kernel's workqueue)");
-static char *variant = "mainline";
-module_param(variant, charp, 0444);
-MODULE_PARM_DESC(variant, "the fwq variant (fwq_variant_parse())");
+FWQT_VARIANT_PARAM("mainline");
 static char *op = "flush";
 module_param(op, charp, 0444);
 MODULE_PARM_DESC(op, "flush, queue, kick, qflush or s5");
@@ -274,11 +274,8 @@ static int __init fwq_icount_init(void)
 		       target, type, op, scope, n, cpu);
 		return -EINVAL;
 	}
-	fwq_default_variant(&v);
-	if (!kwq && fwq_variant_parse(variant, &v)) {
-		pr_err("bad variant '%s'\n", variant);
+	if (!kwq && fwqt_variant_param(variant, &v))
 		return -EINVAL;
-	}
 	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
 	if (!items)
 		return -ENOMEM;

@@ -47,6 +47,8 @@
 
 #include <fwq/fwq.h>
 
+#include "../module_util.h"
+
 #define FWQS_MAX_N		64	/* followers per workqueue */
 #define FWQS_MAX_BLOCKERS	64
 #define FWQS_MAX_BLOCK		8	/* blockers of a "block" write */
@@ -239,11 +241,9 @@ static ssize_t fwqs_stall_write(struct file *file, const char __user *ubuf,
 	unsigned int n;
 	int ret;
 
-	ret = kstrtouint_from_user(ubuf, count, 0, &n);
-	if (ret || n > FWQS_MAX_N) {
-		pr_warn("stall: want a count 0..%d\n", FWQS_MAX_N);
-		return -EINVAL;
-	}
+	ret = fwqt_count_from_user(ubuf, count, 0, FWQS_MAX_N, "stall", &n);
+	if (ret)
+		return ret;
 	mutex_lock(&fwqs_mutex);
 	if (!fwqs_stalled || fwqs_percpu.followers) {
 		pr_warn("stall: write block first (once per release)\n");
@@ -263,11 +263,9 @@ static ssize_t fwqs_block_write(struct file *file, const char __user *ubuf,
 	unsigned int k;
 	int ret;
 
-	ret = kstrtouint_from_user(ubuf, count, 0, &k);
-	if (ret || k > FWQS_MAX_BLOCK) {
-		pr_warn("block: want a count 0..%d\n", FWQS_MAX_BLOCK);
-		return -EINVAL;
-	}
+	ret = fwqt_count_from_user(ubuf, count, 0, FWQS_MAX_BLOCK, "block", &k);
+	if (ret)
+		return ret;
 	mutex_lock(&fwqs_mutex);
 	if (fwqs_stalled) {
 		pr_warn("block: blocked already; write release first\n");

@@ -51,14 +51,13 @@
 #include <linux/slab.h>
 
 #include "torture.h"
+#include "../module_util.h"
 
 static char *mode = "torture";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "torture (stress), h1, h8 or cmsb (race reproducers), inflight (stress until rmmod), spiral (worker count under load)");
 
-static char *variant = "";
-module_param(variant, charp, 0444);
-MODULE_PARM_DESC(variant, "wake=..,kicked_list=..,flush=..; empty: fwq's defaults");
+FWQT_VARIANT_PARAM("");
 
 static int duration = 60;
 module_param(duration, int, 0444);
@@ -255,11 +254,8 @@ static int tt_check_params(void)
 	}
 	if (strict && !strcmp(target, "kwq"))
 		return tt_bad("strict (target=kwq)", strict);
-	fwq_default_variant(&tt_variant);
-	if (variant && *variant && fwq_variant_parse(variant, &tt_variant)) {
-		pr_err("invalid parameter variant=%s\n", variant);
+	if (fwqt_variant_param(variant, &tt_variant))
 		return -EINVAL;
-	}
 	if (strcmp(mode, "torture") && strcmp(mode, "h1") &&
 	    strcmp(mode, "h8") && strcmp(mode, "cmsb") &&
 	    strcmp(mode, "inflight") && strcmp(mode, "spiral")) {

@@ -42,6 +42,8 @@
 
 #include <fwq/fwq.h>
 
+#include "../module_util.h"
+
 #define FWQW_MAX_N	4096
 #define FWQW_SLEEPERS	6
 #define FWQW_SLEEP_MS	20
@@ -221,11 +223,9 @@ static ssize_t fwqw_run_write(struct file *file, const char __user *ubuf,
 	unsigned int n;
 	int ret;
 
-	ret = kstrtouint_from_user(ubuf, count, 0, &n);
-	if (ret || !n || n > FWQW_MAX_N) {
-		pr_warn("run: want a count 1..%d\n", FWQW_MAX_N);
-		return -EINVAL;
-	}
+	ret = fwqt_count_from_user(ubuf, count, 1, FWQW_MAX_N, "run", &n);
+	if (ret)
+		return ret;
 	mutex_lock(&fwqw_mutex);
 	ret = fwqw_run(n);
 	mutex_unlock(&fwqw_mutex);
