@@ -74,9 +74,5 @@ bool fwq_flush_active_walk(struct fwq_workqueue *wq, int flush_color,
 
 const struct fwq_flush_ops fwq_flush_active_ops = {
 	.desc = "visit only the pwqs queued to since the last flush",
-	.init = fwq_fpn_init,
-	.exit = fwq_fpn_exit,
-	.enqueue = fwq_flush_active_enqueue,
-	.release = fwq_fpn_release,
-	.show = fwq_fpn_show,
+	FWQ_FPN_OPS(fwq_flush_active_enqueue),
 };

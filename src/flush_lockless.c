@@ -86,10 +86,6 @@ bool fwq_flush_lockless_walk(struct fwq_workqueue *wq, int flush_color,
 
 const struct fwq_flush_ops fwq_flush_lockless_ops = {
 	.desc = "as active, but a node with nothing listed is skipped without its lock",
-	.init = fwq_fpn_init,
-	.exit = fwq_fpn_exit,
-	.enqueue = fwq_flush_lockless_enqueue,
-	.release = fwq_fpn_release,
-	.show = fwq_fpn_show,
+	FWQ_FPN_OPS(fwq_flush_lockless_enqueue),
 	.quiet_idle = true,
 };

@@ -57,6 +57,17 @@ void fwq_fpn_exit(struct fwq_workqueue *wq);
 void fwq_fpn_release(struct fwq_pwq *pwq);
 void fwq_fpn_show(struct seq_file *m, struct fwq_workqueue *wq);
 
+/*
+ * A pnode strategy's struct fwq_flush_ops: the ops they all share, with
+ * the strategy's own @enqueue
+ */
+#define FWQ_FPN_OPS(enqueue_fn)						\
+	.init = fwq_fpn_init,						\
+	.exit = fwq_fpn_exit,						\
+	.enqueue = (enqueue_fn),					\
+	.release = fwq_fpn_release,					\
+	.show = fwq_fpn_show
+
 bool fwq_fpn_advance(struct fwq_workqueue *wq, struct fwq_flush_pnode *fpn,
 		     int work_color);
 bool fwq_fpn_visit(struct fwq_workqueue *wq, struct fwq_flush_pnode *fpn,
