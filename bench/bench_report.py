@@ -815,6 +815,13 @@ def flush_case(scen, typ, metric, claimed, **more):
             "variant": {"flush": "active"}, "claimed": claimed, **more}
 
 
+def flush_headline(scen, percpu, unbound):
+    """The cases of a headline flush claim (B1, B2): flushes/s of scen on
+    the per-cpu and on the unbound workqueue, each claimed (from, to)."""
+    return [flush_case(scen, typ, "flushes_per_sec", claimed, headline=True, primary=True)
+            for typ, claimed in (("percpu", percpu), ("unbound", unbound))]
+
+
 # A claim of kind "scopes": one row per S1 scope, variant against
 # "against" (None: the baseline), scored against the version(s) of
 # "figures" (one: its change; two, a and b: (1 + a) / (1 + b), a's change
@@ -848,18 +855,12 @@ CLAIMS = [
     {"id": "B1", "kind": "cases",
      "title": "idle flush, 192 CPUs: per-cpu 40k -> 4.2M/s, unbound 450k -> 4.3M/s; S4a",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
-     "cases": [flush_case("s4a", "percpu", "flushes_per_sec", (40e3, 4.2e6),
-                          headline=True, primary=True),
-               flush_case("s4a", "unbound", "flushes_per_sec", (450e3, 4.3e6),
-                          headline=True, primary=True)]},
+     "cases": flush_headline("s4a", (40e3, 4.2e6), (450e3, 4.3e6))},
     {"id": "B2", "kind": "cases",
      "title": "sparse, 16 threads queue 1 + flush: per-cpu 30k -> 110k/s, unbound 60k -> "
               "180k/s; S4b",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
-     "cases": [flush_case("s4b", "percpu", "flushes_per_sec", (30e3, 110e3),
-                          headline=True, primary=True),
-               flush_case("s4b", "unbound", "flushes_per_sec", (60e3, 180e3),
-                          headline=True, primary=True)]},
+     "cases": flush_headline("s4b", (30e3, 110e3), (60e3, 180e3))},
     {"id": "B3", "kind": "cases",
      "title": "dense: per-cpu unchanged, unbound 15-20% slower; queue path unchanged; S4c",
      "counter": ("pwqs_visited_per_flush", "pwqs/flush"),
