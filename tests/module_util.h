@@ -2,8 +2,8 @@
 /*
  * What the test modules outside the selftest share: the variant= module
  * parameter of those that build their workqueues from a variant string
- * (fwq_icount.ko, fwq_torture.ko), and the reading of a count written to
- * a debugfs file (fwq_stall.ko, fwq_workload.ko).
+ * (fwq_icount.ko, fwq_torture.ko), and the debugfs files that take a
+ * count (fwq_stall.ko, fwq_workload.ko).
  */
 #ifndef _FWQT_MODULE_UTIL_H
 #define _FWQT_MODULE_UTIL_H
@@ -12,6 +12,7 @@
 #include <linux/errno.h>
 #include <linux/kstrtox.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/printk.h>
 #include <fwq/fwq.h>
 
@@ -43,26 +44,34 @@ static inline int fwqt_variant_param(const char *s, struct fwq_variant *v)
 }
 
 /**
- * fwqt_count_from_user - a count written to a debugfs file
+ * fwqt_count_write - a debugfs file's write: a count, then an operation
  * @ubuf: the write's buffer
  * @count: its length
  * @min: the smallest count taken
  * @max: the largest
  * @what: the file, for the log
- * @n: set to the count
+ * @lock: the module's mutex, held across @op
+ * @op: the operation, given the count: 0 or an -errno
  *
- * Return: 0, or -EINVAL, said in the log, for anything but a number in
- * @min..@max.
+ * Return: @count; -EINVAL, said in the log, for anything but a number in
+ * @min..@max; or @op's error.
  */
-static inline int fwqt_count_from_user(const char __user *ubuf, size_t count,
+static inline ssize_t fwqt_count_write(const char __user *ubuf, size_t count,
 				       unsigned int min, unsigned int max,
-				       const char *what, unsigned int *n)
+				       const char *what, struct mutex *lock,
+				       int (*op)(unsigned int n))
 {
-	if (kstrtouint_from_user(ubuf, count, 0, n) || *n < min || *n > max) {
+	unsigned int n;
+	int ret;
+
+	if (kstrtouint_from_user(ubuf, count, 0, &n) || n < min || n > max) {
 		pr_warn("%s: want a count %u..%u\n", what, min, max);
 		return -EINVAL;
 	}
-	return 0;
+	mutex_lock(lock);
+	ret = op(n);
+	mutex_unlock(lock);
+	return ret ? ret : count;
 }
 
 #endif /* _FWQT_MODULE_UTIL_H */

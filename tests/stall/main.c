@@ -161,6 +161,11 @@ static int fwqs_block_k(unsigned int k)
 	unsigned int i;
 	int ret;
 
+	lockdep_assert_held(&fwqs_mutex);
+	if (fwqs_stalled) {
+		pr_warn("block: blocked already; write release first\n");
+		return -EBUSY;
+	}
 	fwqs_reset(&fwqs_percpu);
 	fwqs_reset(&fwqs_ordered);
 	reinit_completion(&fwqs_release);
@@ -180,6 +185,11 @@ static int fwqs_stall(unsigned int n)
 {
 	struct fwqs_item *it;
 
+	lockdep_assert_held(&fwqs_mutex);
+	if (!fwqs_stalled || fwqs_percpu.followers) {
+		pr_warn("stall: write block first (once per release)\n");
+		return -EBUSY;
+	}
 	do {
 		if (fwqs_percpu.blockers == FWQS_MAX_BLOCKERS) {
 			pr_err("%s: %d blockers all started: the pool grew (fail_create_worker?)\n",
@@ -238,21 +248,8 @@ static int fwqs_stall_show(struct seq_file *m, void *v)
 static ssize_t fwqs_stall_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	unsigned int n;
-	int ret;
-
-	ret = fwqt_count_from_user(ubuf, count, 0, FWQS_MAX_N, "stall", &n);
-	if (ret)
-		return ret;
-	mutex_lock(&fwqs_mutex);
-	if (!fwqs_stalled || fwqs_percpu.followers) {
-		pr_warn("stall: write block first (once per release)\n");
-		ret = -EBUSY;
-	} else {
-		ret = fwqs_stall(n);
-	}
-	mutex_unlock(&fwqs_mutex);
-	return ret ? ret : count;
+	return fwqt_count_write(ubuf, count, 0, FWQS_MAX_N, "stall",
+				&fwqs_mutex, fwqs_stall);
 }
 
 FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(fwqs_stall);
@@ -260,21 +257,8 @@ FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(fwqs_stall);
 static ssize_t fwqs_block_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	unsigned int k;
-	int ret;
-
-	ret = fwqt_count_from_user(ubuf, count, 0, FWQS_MAX_BLOCK, "block", &k);
-	if (ret)
-		return ret;
-	mutex_lock(&fwqs_mutex);
-	if (fwqs_stalled) {
-		pr_warn("block: blocked already; write release first\n");
-		ret = -EBUSY;
-	} else {
-		ret = fwqs_block_k(k);
-	}
-	mutex_unlock(&fwqs_mutex);
-	return ret ? ret : count;
+	return fwqt_count_write(ubuf, count, 0, FWQS_MAX_BLOCK, "block",
+				&fwqs_mutex, fwqs_block_k);
 }
 
 static const struct file_operations fwqs_block_fops = {

@@ -220,16 +220,8 @@ static int fwqw_run_show(struct seq_file *m, void *v)
 static ssize_t fwqw_run_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	unsigned int n;
-	int ret;
-
-	ret = fwqt_count_from_user(ubuf, count, 1, FWQW_MAX_N, "run", &n);
-	if (ret)
-		return ret;
-	mutex_lock(&fwqw_mutex);
-	ret = fwqw_run(n);
-	mutex_unlock(&fwqw_mutex);
-	return ret ? ret : count;
+	return fwqt_count_write(ubuf, count, 1, FWQW_MAX_N, "run", &fwqw_mutex,
+				fwqw_run);
 }
 
 FWQ_DEFINE_SHOW_STORE_ATTRIBUTE(fwqw_run);
