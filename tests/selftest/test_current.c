@@ -158,7 +158,7 @@ static void test_current_work_irq(struct fwq_ktap_test *t)
 
 #define CUR_RS_ITEMS	24
 #define CUR_RS_NICE	7	/* a pool of its own */
-#define CUR_RS_KNOB	"fail_create_worker"
+#define CUR_RS_KNOB	FWQT_NO_CREATE_KNOB
 
 struct cur_rs_ctx {
 	atomic_t done;
@@ -206,12 +206,9 @@ static void test_current_rescuer(struct fwq_ktap_test *t)
 	char old[32];
 	int i;
 
-	if (!fwqt_param_save(t, CUR_RS_KNOB, old, sizeof(old),
-			     "fwq.ko has no " CUR_RS_KNOB " parameter"))
-		return;
-	fwqt_variant(t, &v, W);
-	items = kcalloc(CUR_RS_ITEMS, sizeof(*items), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, items))
+	items = fwqt_starve_items(t, old, sizeof(old), &v, CUR_RS_ITEMS,
+				  sizeof(*items));
+	if (!items)
 		return;
 	wq = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM,
 				CUR_RS_NICE + (int)t->param);

@@ -23,7 +23,7 @@
 
 #define RS_ITEMS	24
 #define RS_NICE		-7	/* + variant index */
-#define RS_KNOB		"fail_create_worker"
+#define RS_KNOB		FWQT_NO_CREATE_KNOB
 #define RS_NO_KNOB	"fwq.ko has no " RS_KNOB " parameter"
 #define RS_BATCH	16	/* FWQ_RESCUER_BATCH in src/internal.h */
 #define RS_FAILSLAB	"/sys/kernel/debug/failslab/"
@@ -65,11 +65,9 @@ static void test_rescuer_progress(struct fwq_ktap_test *t)
 	char old[32];
 	int i, nice = RS_NICE + (int)t->param, rescuers;
 
-	if (!fwqt_param_save(t, RS_KNOB, old, sizeof(old), RS_NO_KNOB))
-		return;
-	fwqt_variant(t, &v, W);
-	items = kcalloc(RS_ITEMS, sizeof(*items), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, items))
+	items = fwqt_starve_items(t, old, sizeof(old), &v, RS_ITEMS,
+				  sizeof(*items));
+	if (!items)
 		return;
 	rescuers = fwqt_count_workers("fwq/R-", MIN_NICE);
 	wq = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM,
@@ -310,11 +308,8 @@ static void test_rescuer_alone_no_requeue(struct fwq_ktap_test *t)
 	long long requeues;
 	char old[32];
 
-	if (!fwqt_param_save(t, RS_KNOB, old, sizeof(old), RS_NO_KNOB))
-		return;
-	fwqt_variant(t, &v, W);
-	items = kcalloc(nr, sizeof(*items), GFP_KERNEL);
-	if (!FWQ_EXPECT(t, items))
+	items = fwqt_starve_items(t, old, sizeof(old), &v, nr, sizeof(*items));
+	if (!items)
 		return;
 	wq = fwqt_alloc_unbound(t, &v, FWQ_MEM_RECLAIM, 0, FWQ_AFFN_SYSTEM,
 				nice);

@@ -414,6 +414,20 @@ bool fwqt_param_save(struct fwq_ktap_test *t, const char *name,
 	return false;
 }
 
+void *fwqt_starve_items(struct fwq_ktap_test *t, char *old, size_t len,
+			struct fwq_variant *v, size_t n, size_t size)
+{
+	void *items;
+
+	if (!fwqt_param_save(t, FWQT_NO_CREATE_KNOB, old, len,
+			     "fwq.ko has no " FWQT_NO_CREATE_KNOB " parameter"))
+		return NULL;
+	fwqt_variant(t, v, W);
+	items = kcalloc(n, size, GFP_KERNEL);
+	FWQ_EXPECT(t, items);
+	return items;
+}
+
 void fwqt_param_restore(const char *name, const char *old)
 {
 	int ret = fwqt_param_write(name, old);

@@ -180,6 +180,29 @@ bool fwqt_param_exists(const char *name);
 bool fwqt_param_save(struct fwq_ktap_test *t, const char *name,
 		     char *old, size_t len, const char *reason);
 
+/*
+ * fwq.ko's debug knob that makes worker creation fail, so that a case's
+ * pool cannot grow and its MEM_RECLAIM items need the rescuer
+ */
+#define FWQT_NO_CREATE_KNOB	"fail_create_worker"
+
+/**
+ * fwqt_starve_items - begin a case that starves its pool of workers
+ * @t: running test; skipped if fwq.ko has no FWQT_NO_CREATE_KNOB, failed
+ *	if the items cannot be allocated
+ * @old: gets the knob's value, for fwqt_param_restore()
+ * @len: size of @old
+ * @v: gets the case's variant (fwqt_variant(), axes W)
+ * @n: how many items
+ * @size: an item's size
+ *
+ * The case sets the knob once its workqueue is ready.
+ *
+ * Return: the items (zeroed; kfree() them), or NULL: skipped or failed.
+ */
+void *fwqt_starve_items(struct fwq_ktap_test *t, char *old, size_t len,
+			struct fwq_variant *v, size_t n, size_t size);
+
 /**
  * fwqt_param_restore - write back a fwq.ko parameter a case changed
  * @name: parameter name
