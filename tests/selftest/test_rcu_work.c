@@ -46,6 +46,18 @@ static void rw_init(struct rw_item *it)
 	init_completion(&it->done);
 }
 
+/* a case's item, initialised, and its unbound workqueue: both or neither */
+static struct rw_item *rw_case(struct fwq_ktap_test *t,
+			       struct fwq_workqueue **wqp)
+{
+	struct rw_item *it;
+
+	it = fwqt_case_wq_obj(t, W, FWQ_UNBOUND, 0, sizeof(*it), wqp);
+	if (it)
+		rw_init(it);
+	return it;
+}
+
 static void rw_body(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 		    const char *kind)
 {
@@ -109,10 +121,9 @@ static void test_rcu_work_disabled(struct fwq_ktap_test *t)
 	struct rw_item *it;
 	long long misuse;
 
-	it = fwqt_case_wq_obj(t, W, FWQ_UNBOUND, 0, sizeof(*it), &wq);
+	it = rw_case(t, &wq);
 	if (!it)
 		return;
-	rw_init(it);
 	FWQ_EXPECT(t, !fwq_disable_work(&it->rwork.work));
 	misuse = fwqt_debug_counter("misuse");
 	FWQ_EXPECT(t, !fwq_queue_rcu_work(wq, &it->rwork));
@@ -142,10 +153,9 @@ static void test_rcu_work_destroyed(struct fwq_ktap_test *t)
 	long long misuse;
 	bool refused;
 
-	it = fwqt_case_wq_obj(t, W, FWQ_UNBOUND, 0, sizeof(*it), &wq);
+	it = rw_case(t, &wq);
 	if (!it)
 		return;
-	rw_init(it);
 	misuse = fwqt_debug_counter("misuse");
 	FWQ_EXPECT(t, fwq_queue_rcu_work(wq, &it->rwork));
 	fwq_destroy_workqueue(wq);
