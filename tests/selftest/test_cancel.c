@@ -33,10 +33,8 @@ static void test_cancel_pending(struct fwq_ktap_test *t)
 	if (!wq)
 		return;
 	fwqt_blocker_init(&head);
-	fwqt_blocker_init(&x);
-	fwqt_blocker_init(&y);
-	fwqt_blocker_open(&x);
-	fwqt_blocker_open(&y);
+	fwqt_blocker_init_open(&x);
+	fwqt_blocker_init_open(&y);
 
 	FWQ_EXPECT(t, !fwq_cancel_work_sync(&x.work));
 	FWQ_EXPECT(t, !fwq_cancel_work(&y.work));
@@ -292,8 +290,7 @@ static void test_disable_enable(struct fwq_ktap_test *t)
 	if (!d)
 		return;
 	fwqt_blocker_init(&head);
-	fwqt_blocker_init(&x);
-	fwqt_blocker_open(&x);
+	fwqt_blocker_init_open(&x);
 	cpu = fwqt_random_online_cpu();
 
 	/* x waits behind head (max_active 1): disabling it cancels it */

@@ -276,8 +276,7 @@ static void test_congested(struct fwq_ktap_test *t)
 		if (!wq)
 			return;
 		fwqt_blocker_init(&head);
-		fwqt_blocker_init(&next);
-		fwqt_blocker_open(&next);
+		fwqt_blocker_init_open(&next);
 		cpu = fwqt_random_online_cpu();
 		other = cur_other_cpu(cpu);
 		FWQ_EXPECT(t, !fwq_workqueue_congested(cpu, wq));

@@ -310,6 +310,13 @@ static inline void fwqt_blocker_open(struct fwqt_blocker *b)
 	complete_all(&b->gate);
 }
 
+/* a blocker with its gate open: an item that runs through, counted */
+static inline void fwqt_blocker_init_open(struct fwqt_blocker *b)
+{
+	fwqt_blocker_init(b);
+	fwqt_blocker_open(b);
+}
+
 /*
  * A hopper: a work item that requeues itself from its own function to a
  * random online CPU, until the test sets @stop. Each run spins (stays a
