@@ -165,7 +165,7 @@ bool tt_queue(struct tt_item *it, enum tt_how how, unsigned long delay,
 	struct fwq_workqueue *wq = tw->wq;
 	unsigned long flags;
 	bool ret, counted;
-	int cpu;
+	int cpu, dcpu;
 
 	if (it->kind == TT_DELAYED) {
 		if (how != TTQ_MOD)
@@ -190,6 +190,8 @@ bool tt_queue(struct tt_item *it, enum tt_how how, unsigned long delay,
 
 	cpu = tw->percpu ? it->home_cpu :
 	      (rs ? tt_random_online_cpu(rs) : raw_smp_processor_id());
+	/* the delayed forms: the home CPU, or none on an unbound workqueue */
+	dcpu = tw->percpu ? cpu : FWQ_CPU_UNBOUND;
 	switch (how) {
 	case TTQ_LOCAL:
 		if (tw->percpu) {
@@ -218,16 +220,12 @@ bool tt_queue(struct tt_item *it, enum tt_how how, unsigned long delay,
 		counted = ret;
 		break;
 	case TTQ_DELAYED:
-		ret = fwq_queue_delayed_work_on(tw->percpu ? cpu :
-						FWQ_CPU_UNBOUND, wq, &it->dw,
-						delay);
+		ret = fwq_queue_delayed_work_on(dcpu, wq, &it->dw, delay);
 		counted = ret;
 		break;
 	case TTQ_MOD:
 		/* true: was pending, only the timer moved; false: queued */
-		ret = fwq_mod_delayed_work_on(tw->percpu ? cpu :
-					      FWQ_CPU_UNBOUND, wq, &it->dw,
-					      delay);
+		ret = fwq_mod_delayed_work_on(dcpu, wq, &it->dw, delay);
 		counted = !ret;
 		ret = counted;
 		break;
