@@ -179,7 +179,12 @@ void fwq_check_flush_dependency(struct fwq_workqueue *wq,
 	}
 }
 
-static noinline void __fwq_flush_workqueue(struct fwq_workqueue *wq)
+/*
+ * @t0: the clock at the call while the counters are on (0 while they are
+ * off): the start of the flush-mutex wait and of the flush_ns time, one
+ * read for both.
+ */
+static noinline void __fwq_flush_workqueue(struct fwq_workqueue *wq, u64 t0)
 {
 	struct fwq_flusher this_flusher = {
 		.list = LIST_HEAD_INIT(this_flusher.list),
@@ -188,8 +193,6 @@ static noinline void __fwq_flush_workqueue(struct fwq_workqueue *wq)
 	};
 	struct fwq_worker *worker;
 	int next_color;
-	/* the flush-mutex wait is timed from here, while the counters are on */
-	u64 t0 = fwq_counters_on() ? ktime_get_ns() : 0;
 
 	worker = fwq_current_worker_of(wq);
 	init_completion(&this_flusher.done);
@@ -328,11 +331,11 @@ void fwq_flush_workqueue(struct fwq_workqueue *wq)
 	u64 t0;
 
 	if (!fwq_counters_on()) {
-		__fwq_flush_workqueue(wq);
+		__fwq_flush_workqueue(wq, 0);
 		return;
 	}
 	t0 = ktime_get_ns();
-	__fwq_flush_workqueue(wq);
+	__fwq_flush_workqueue(wq, t0);
 	this_cpu_add(wq->pcpu_stats->flush_ns, ktime_get_ns() - t0);
 }
 EXPORT_SYMBOL_GPL(fwq_flush_workqueue);
