@@ -256,19 +256,6 @@ static void test_cancel_race_accounting(struct fwq_ktap_test *t)
 	fwq_destroy_workqueue(wq);
 }
 
-struct dis_item {
-	struct fwq_delayed_work dwork;
-	atomic_t runs;
-};
-
-static void dis_fn(struct fwq_work *work)
-{
-	struct dis_item *it = container_of(to_fwq_delayed_work(work),
-					   struct dis_item, dwork);
-
-	atomic_inc(&it->runs);
-}
-
 /*
  * Invariant: fwq_disable_work() cancels a pending item and keeps it from
  * being queued until as many fwq_enable_work() calls have undone it; the
@@ -281,7 +268,7 @@ static void test_disable_enable(struct fwq_ktap_test *t)
 {
 	struct fwqt_blocker head, x;
 	struct fwq_workqueue *wq;
-	struct dis_item *d;
+	struct fwqt_done_ditem *d;
 	long long misuse;
 	int cpu;
 
@@ -320,15 +307,16 @@ static void test_disable_enable(struct fwq_ktap_test *t)
 	FWQ_EXPECT(t, fwq_enable_work(&x.work));
 
 	/* a delayed item with its timer armed */
-	FWQ_INIT_DELAYED_WORK(&d->dwork, dis_fn);
-	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d->dwork, 60 * HZ));
-	FWQ_EXPECT(t, fwq_disable_delayed_work(&d->dwork));
-	FWQ_EXPECT(t, !fwq_queue_delayed_work_on(cpu, wq, &d->dwork, 0));
-	FWQ_EXPECT(t, !fwq_disable_delayed_work_sync(&d->dwork));
-	FWQ_EXPECT(t, !fwq_enable_delayed_work(&d->dwork));
-	FWQ_EXPECT(t, fwq_enable_delayed_work(&d->dwork));
-	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d->dwork, 0));
-	fwq_flush_delayed_work(&d->dwork);
+	FWQ_INIT_DELAYED_WORK(&d->dw, fwqt_done_ditem_fn);
+	fwqt_done_ditem_reset(d);
+	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d->dw, 60 * HZ));
+	FWQ_EXPECT(t, fwq_disable_delayed_work(&d->dw));
+	FWQ_EXPECT(t, !fwq_queue_delayed_work_on(cpu, wq, &d->dw, 0));
+	FWQ_EXPECT(t, !fwq_disable_delayed_work_sync(&d->dw));
+	FWQ_EXPECT(t, !fwq_enable_delayed_work(&d->dw));
+	FWQ_EXPECT(t, fwq_enable_delayed_work(&d->dw));
+	FWQ_EXPECT(t, fwq_queue_delayed_work_on(cpu, wq, &d->dw, 0));
+	fwq_flush_delayed_work(&d->dw);
 	FWQ_EXPECT_EQ(t, atomic_read(&d->runs), 1);
 	fwq_destroy_workqueue(wq);
 	kfree(d);

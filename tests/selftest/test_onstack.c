@@ -16,37 +16,6 @@
 #include "suites.h"
 #include "util.h"
 
-/* a work item on the stack and what its runs saw */
-struct os_item {
-	struct fwq_work work;
-	atomic_t runs;
-	struct completion done;
-};
-
-static void os_fn(struct fwq_work *work)
-{
-	struct os_item *it = container_of(work, struct os_item, work);
-
-	atomic_inc(&it->runs);
-	complete(&it->done);
-}
-
-/* a delayed item on the stack */
-struct os_ditem {
-	struct fwq_delayed_work dw;
-	atomic_t runs;
-	struct completion done;
-};
-
-static void os_dfn(struct fwq_work *work)
-{
-	struct os_ditem *d = container_of(to_fwq_delayed_work(work),
-					  struct os_ditem, dw);
-
-	atomic_inc(&d->runs);
-	complete(&d->done);
-}
-
 /* an RCU work item on the stack */
 struct os_ritem {
 	struct fwq_rcu_work rw;
@@ -64,11 +33,10 @@ static void os_rfn(struct fwq_work *work)
 static void os_work_body(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 			 const char *kind)
 {
-	struct os_item it;
+	struct fwqt_done_item it;
 
-	FWQ_INIT_WORK_ONSTACK(&it.work, os_fn);
-	atomic_set(&it.runs, 0);
-	init_completion(&it.done);
+	FWQ_INIT_WORK_ONSTACK(&it.work, fwqt_done_item_fn);
+	fwqt_done_item_reset(&it);
 	FWQ_EXPECT(t, fwq_queue_work(wq, &it.work));
 	fwqt_wait(t, &it.done, "on-stack item");
 	fwq_flush_work(&it.work);
@@ -92,11 +60,10 @@ static void test_work_onstack(struct fwq_ktap_test *t)
 static void os_delayed_body(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
 			    const char *kind)
 {
-	struct os_ditem d;
+	struct fwqt_done_ditem d;
 
-	FWQ_INIT_DELAYED_WORK_ONSTACK(&d.dw, os_dfn);
-	atomic_set(&d.runs, 0);
-	init_completion(&d.done);
+	FWQ_INIT_DELAYED_WORK_ONSTACK(&d.dw, fwqt_done_ditem_fn);
+	fwqt_done_ditem_reset(&d);
 
 	/* armed for a minute: the flush fires the timer and runs it now */
 	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &d.dw, 60 * HZ));
@@ -143,14 +110,13 @@ static void test_delayed_onstack(struct fwq_ktap_test *t)
 static void test_deferrable_onstack(struct fwq_ktap_test *t)
 {
 	struct fwq_workqueue *wq;
-	struct os_ditem d;
+	struct fwqt_done_ditem d;
 
 	wq = fwqt_case_wq(t, W, FWQ_UNBOUND, 0);
 	if (!wq)
 		return;
-	FWQ_INIT_DEFERRABLE_WORK_ONSTACK(&d.dw, os_dfn);
-	atomic_set(&d.runs, 0);
-	init_completion(&d.done);
+	FWQ_INIT_DEFERRABLE_WORK_ONSTACK(&d.dw, fwqt_done_ditem_fn);
+	fwqt_done_ditem_reset(&d);
 	FWQ_EXPECT(t, d.dw.timer.flags & TIMER_DEFERRABLE);
 	FWQ_EXPECT(t, d.dw.timer.flags & TIMER_IRQSAFE);
 	FWQ_EXPECT(t, fwq_queue_delayed_work(wq, &d.dw, 60 * HZ));

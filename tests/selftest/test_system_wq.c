@@ -134,37 +134,10 @@ static void test_system_wqs_hold(struct fwq_ktap_test *t)
 		fwqt_objects_dump();
 }
 
-/* an item that counts its runs */
-struct sw_item {
-	struct fwq_work work;
-	atomic_t runs;
-	struct completion done;
-};
-
-static void sw_fn(struct fwq_work *work)
-{
-	struct sw_item *it = container_of(work, struct sw_item, work);
-
-	atomic_inc(&it->runs);
-	complete(&it->done);
-}
-
-struct sw_ditem {
-	struct fwq_delayed_work dw;
-	atomic_t runs;
-};
-
-static void sw_dfn(struct fwq_work *work)
-{
-	struct sw_ditem *d = container_of(to_fwq_delayed_work(work),
-					  struct sw_ditem, dw);
-
-	atomic_inc(&d->runs);
-}
-
 /* queue, flush and cancel on @wq; @it and @d idle, their counts 0 */
 static void sw_use(struct fwq_ktap_test *t, struct fwq_workqueue *wq,
-		   const char *name, struct sw_item *it, struct sw_ditem *d)
+		   const char *name, struct fwqt_done_item *it,
+		   struct fwqt_done_ditem *d)
 {
 	int runs = atomic_read(&it->runs);
 
@@ -200,8 +173,8 @@ static void test_system_wqs_use(struct fwq_ktap_test *t)
 {
 	long long base[FWQT_NR_OBJ], now[FWQT_NR_OBJ];
 	struct fwq_wq_stats st0, st1;
-	struct sw_ditem *d;
-	struct sw_item *it;
+	struct fwqt_done_ditem *d;
+	struct fwqt_done_item *it;
 	int cpu, i;
 
 	if (!FWQ_EXPECT(t, fwqt_objects_quiet(base)))
@@ -210,9 +183,9 @@ static void test_system_wqs_use(struct fwq_ktap_test *t)
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, it && d))
 		goto out_free;
-	FWQ_INIT_WORK(&it->work, sw_fn);
-	init_completion(&it->done);
-	FWQ_INIT_DELAYED_WORK(&d->dw, sw_dfn);
+	fwqt_done_item_init(it);
+	FWQ_INIT_DELAYED_WORK(&d->dw, fwqt_done_ditem_fn);
+	fwqt_done_ditem_reset(d);
 	if (!FWQ_EXPECT_EQ(t, fwq_system_wqs_get(), 0))
 		goto out_free;
 
@@ -344,7 +317,7 @@ static void test_power_efficient(struct fwq_ktap_test *t)
 {
 	static const char * const vals[] = { "0", "1" };
 	struct fwq_workqueue *wq;
-	struct sw_item *it;
+	struct fwqt_done_item *it;
 	char old[8];
 	int i;
 
@@ -354,8 +327,7 @@ static void test_power_efficient(struct fwq_ktap_test *t)
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
 	if (!FWQ_EXPECT(t, it))
 		goto out;
-	FWQ_INIT_WORK(&it->work, sw_fn);
-	init_completion(&it->done);
+	fwqt_done_item_init(it);
 	for (i = 0; i < ARRAY_SIZE(vals); i++) {
 		if (!FWQ_EXPECT(t, fwqt_param_write("power_efficient",
 						    vals[i]) > 0))

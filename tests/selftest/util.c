@@ -572,18 +572,28 @@ bool fwqt_current_is_rescuer(void)
 	return !strncmp(current->comm, "fwq/R-", 6);
 }
 
-static void fwqt_done_item_fn(struct fwq_work *work)
+void fwqt_done_item_fn(struct fwq_work *work)
 {
 	struct fwqt_done_item *it = container_of(work, struct fwqt_done_item,
 						 work);
 
+	atomic_inc(&it->runs);
 	complete(&it->done);
 }
 
 void fwqt_done_item_init(struct fwqt_done_item *it)
 {
 	FWQ_INIT_WORK(&it->work, fwqt_done_item_fn);
-	init_completion(&it->done);
+	fwqt_done_item_reset(it);
+}
+
+void fwqt_done_ditem_fn(struct fwq_work *work)
+{
+	struct fwqt_done_ditem *d = container_of(to_fwq_delayed_work(work),
+						 struct fwqt_done_ditem, dw);
+
+	atomic_inc(&d->runs);
+	complete(&d->done);
 }
 
 void fwqt_blocker_init(struct fwqt_blocker *b)

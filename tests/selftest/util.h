@@ -275,19 +275,46 @@ void fwqt_objects_dump(void);
 bool fwqt_release_hold(bool hold);
 
 /*
- * A work item that completes @done each time it runs; tests
- * reinit_completion() it between runs.
+ * A work item that counts its runs and completes @done each time it
+ * runs; tests reinit_completion() it between runs.
  */
 struct fwqt_done_item {
 	struct fwq_work work;
+	atomic_t runs;
 	struct completion done;
 };
 
+/* its function: counts the run, then completes @done */
+void fwqt_done_item_fn(struct fwq_work *work);
+
+/* the count at 0 and @done not done, for an item initialised elsewhere */
+static inline void fwqt_done_item_reset(struct fwqt_done_item *it)
+{
+	atomic_set(&it->runs, 0);
+	init_completion(&it->done);
+}
+
 /**
  * fwqt_done_item_init - initialise a fwqt_done_item
- * @it: the item; its function completes @it->done
+ * @it: the item; its function is fwqt_done_item_fn()
  */
 void fwqt_done_item_init(struct fwqt_done_item *it);
+
+/* The same, delayed: the test initialises @dw (on the stack, deferrable) */
+struct fwqt_done_ditem {
+	struct fwq_delayed_work dw;
+	atomic_t runs;
+	struct completion done;
+};
+
+/* its function: counts the run, then completes @done */
+void fwqt_done_ditem_fn(struct fwq_work *work);
+
+static inline void fwqt_done_ditem_reset(struct fwqt_done_ditem *d)
+{
+	atomic_set(&d->runs, 0);
+	init_completion(&d->done);
+}
 
 /*
  * A blocker: a work item that records that it started, then sleeps until the
