@@ -35,8 +35,8 @@ fwq_arg() {
 # traces timer expiries for 2 s and fails if that timer is among them,
 # printing the current clocksource either way. Every guest boots with
 # tsc=reliable (vm-run.sh), which leaves nothing to watch: 7.3's watchdog can
-# deadlock a booting guest against stop_machine() (docs/testing.md,
-# "The guest clock").
+# deadlock a booting guest against stop_machine() (docs/testing.md, VM
+# harness, "Guest command line").
 fwq_clocksource_quiet() {
 	local _t=/sys/kernel/tracing _ev _n _cs
 

@@ -4,7 +4,6 @@
 # selfcheck.sh: prove the VM harness cannot mistake a bad run for a pass.
 # Builds the deliberately misbehaving tests/selfcheck/fwq_selfcheck.ko and
 # runs vm-run.sh once per case, checking the exit code:
-#   pass                  control: a clean run exits 0
 #   ktapfail              a "not ok" KTAP case (module loads fine) exits 1
 #   warn                  a WARN during insmod (panic_on_warn=1) exits 3
 #   warn, panic_on_warn=0 the WARNING is found on the console, exits 3;
@@ -22,9 +21,11 @@
 #                         longer in memory (an emulator fault) is booted
 #                         again: the second boot's 0, the first kept
 #   int3_real             the same oops with the int3 really there: 3
-#   timer_check           a guest with no PIT or HPET, whose boot-time
-#                         IO-APIC timer check cannot see a tick, boots:
-#                         0 (vm-run.sh gives every guest no_timer_check)
+#   pass_timer_check      the control, a clean run: exits 0, though the
+#                         guest has no PIT or HPET, so its boot-time
+#                         IO-APIC timer check cannot see a tick (vm-run.sh
+#                         gives every guest no_timer_check), and though
+#                         a folder where it runs has the plan's name
 #   missing plan          setup error, exits 2
 # and, on the host, that console-scan.sh holds back a KCSAN report only
 # when no frame of its accesses is fwq's (an interrupt's: above its
@@ -39,7 +40,8 @@ cd "$FWQ_TOP" || exit 2
 
 kdir=$(fwq_kdir) || fwq_die 2 "no kernel headers"
 out=${1:-$FWQ_TOP/results/$(date +%Y%m%d-%H%M%S)-selfcheck}
-mkdir -p "$out"
+mkdir -p "$out" || fwq_die 2 "cannot create $out"
+out=$(cd "$out" && pwd)
 if ! make -C "$kdir" M="$FWQ_TOP/tests/selfcheck" -j"$(nproc)" modules > "$out/build.log" 2>&1; then
 	cat "$out/build.log" >&2
 	fwq_die 2 "building the self-check module failed"
@@ -126,7 +128,6 @@ stale int3-real 1
 stale kcsan-fwq 1
 stale cpumask-fail-warn 1
 
-expect pass 0 --preset small --plan selfcheck-pass --timeout 120
 expect ktapfail 1 --preset small --plan selfcheck-ktapfail --timeout 120
 expect warn 3 --preset small --plan selfcheck-warn --timeout 120
 expect warn_no_panic 3 --preset small --plan selfcheck-warn --timeout 120 \
@@ -178,11 +179,17 @@ judge silent_is_stall "reported as a stall, not a timeout" \
 	"$(tail -n 1 "$out/silent/summary.txt")" \
 	grep -q 'stalled: no output on any channel' "$out/silent/summary.txt"
 has_diag silent vcpus '^CPU#0 RIP='
-# a guest whose timer interrupt never reaches the IO-APIC timer check
-# (no PIT, no HPET: what a starved QEMU main loop looks like to it) boots
-# and passes: vm-run.sh's no_timer_check (without it: exit 3, a panic)
+# the control, a clean run that must exit 0, is also: a guest whose
+# timer interrupt never reaches the IO-APIC timer check (no PIT, no HPET:
+# what a starved QEMU main loop looks like to it) boots and passes
+# (vm-run.sh's no_timer_check; without it: exit 3, a panic); and it runs
+# where a folder has the plan's name (as make vm PLAN=tools in the
+# tree's top), whose plan is still scripts/plans/'s
+mkdir -p "$out/plan-cwd/selfcheck-pass"
+cd "$out/plan-cwd" || exit 2
 FWQ_QEMU_ARGS="${FWQ_QEMU_ARGS:+$FWQ_QEMU_ARGS }-machine pit=off,hpet=off" \
-	expect timer_check 0 --preset small --plan selfcheck-pass --timeout 120
+	expect pass_timer_check 0 --preset small --plan selfcheck-pass --timeout 120
+cd "$FWQ_TOP" || exit 2
 expect missing_plan 2 --preset small --plan "$out/no-such.plan"
 echo "# logs in $out"
 fwq_tap_summary

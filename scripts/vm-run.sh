@@ -109,10 +109,13 @@ esac
 [ -z "$disk" ] || [ -f "$disk" ] || fwq_die 2 "--disk $disk: no such file"
 presetf=$FWQ_TOP/scripts/presets/$preset
 [ -r "$presetf" ] || fwq_die 2 "unknown preset '$preset' (see scripts/presets/)"
-if [ ! -r "$plan" ] && [ -r "$FWQ_TOP/scripts/plans/$plan.plan" ]; then
+# a plan's name wins over a folder of that name where it runs (tools/)
+if [ ! -f "$plan" ] && [ -r "$FWQ_TOP/scripts/plans/$plan.plan" ]; then
 	plan=$FWQ_TOP/scripts/plans/$plan.plan
 fi
-[ -r "$plan" ] || fwq_die 2 "plan '$plan' not found"
+if [ ! -f "$plan" ] || [ ! -r "$plan" ]; then
+	fwq_die 2 "plan '$plan' not found"
+fi
 planname=$(basename "$plan" .plan)
 
 if [ -z "$out" ]; then
@@ -211,8 +214,8 @@ cmdline+=" unknown_nmi_panic panic_print=0x1"
 # CPU waits in stop_machine() early in boot with the timekeeping still on
 # jiffies, can wait for ever for a CPU that has interrupts off; and a
 # watchdog that marks the TCG TSC unstable moves a bench boot to HPET,
-# where one clock read costs microseconds (docs/testing.md, "The guest
-# clock"; bench/README.md, "The guest clock").
+# where one clock read costs microseconds (docs/testing.md, "Guest command
+# line"; bench/README.md, "The guest clock").
 cmdline+=" tsc=reliable"
 # no_timer_check: the IO-APIC timer check at boot counts the timer ticks
 # that arrive while the boot CPU spins for a fixed TSC span, and panics
