@@ -87,15 +87,14 @@ t modprobe_fwq modprobe fwq
 t modprobe_fwq_bench modprobe fwq_bench
 if [ "$mode" = full ]; then
 	t fwq_bench_help sh -c 'fwq-bench --help && fwq-bench --help | grep -q -- "--scenario LIST"'
-	t fwq_bench_list sh -c 'fwq-bench --list --scenario s1 | tee /dev/stderr | grep -q "s1"'
+	t fwq_bench_list sh -c 'fwq-bench --list --quick --scenario s1 --variant kwq --variant wake=pick | tee /dev/stderr | grep -q "^kwq "'
 	t fwq_bench_quick fwq-bench --quick --scale 1 --redo 0 --out "$out/bench"
-	# the same cells again, filtered, then compared with the full run
-	# and the first run's results replayed into a report of their own
+	# S1's kwq and baseline cells again, compared with the full run's;
+	# the first run's results replayed (no --out: the report, no plots)
 	t fwq_bench_filtered fwq-bench --quick --scale 1 --redo 0 \
 		--scenario s1 --variant kwq --variant wake=pick --out "$out/bench-s1"
-	t fwq_bench_compare fwq-bench compare --out "$out/compare" \
-		"$out/bench" "$out/bench-s1"
-	t fwq_bench_replay sh -c "fwq-bench replay --out '$out/replay' '$out/bench/results.jsonl' && test -s '$out/replay/summary.md'"
+	t fwq_bench_compare fwq-bench compare "$out/bench" "$out/bench-s1"
+	t fwq_bench_replay sh -c "fwq-bench replay '$out/bench/results.jsonl' | tee /dev/stderr | grep -q '^Verdict '"
 	t error_bad_argument err_is 2 "--reps" fwq-bench --reps zero --out "$eo"
 fi
 t read_debugfs_fwq read_debugfs
